@@ -1,0 +1,3 @@
+export { drivers, type TestDriver } from './drivers';
+export { Harness, TestClock, type Answer, type CallOptions, type Fixture } from './harness';
+export { expectError } from './expect';

@@ -1,0 +1,77 @@
+import type { Store } from '../store/store';
+import { eq } from '../store/filters';
+import type { UserRecord } from '../records';
+import { hashToken, newToken, type TokenRecord } from '../engine/auth';
+import { forbidden, notFound, unauthorized, codes } from '../engine/errors';
+import type { Context } from '../engine/operation';
+import type { Scope } from '../engine/scopes';
+import { isoTime, type RepresentContext } from '../representations/common';
+
+export interface NewUser {
+  name: string;
+  account?: string;
+  location?: string;
+  bio?: string;
+  link?: string | null;
+}
+
+/** Creates a user with the defaults every new account gets. */
+export async function createUser(store: Store, now: Date, input: NewUser, defaultAccount = 'pro'): Promise<UserRecord> {
+  const time = isoTime(now);
+  return store.insert<UserRecord>('users', {
+    name: input.name,
+    link: input.link ?? null,
+    location: input.location ?? '',
+    bio: input.bio ?? '',
+    created_time: time,
+    modified_time: time,
+    account: input.account ?? defaultAccount,
+    password_hash: null,
+    content_filter: ['language', 'drugs', 'violence', 'nudity', 'safe', 'unrated'],
+    websites: [],
+    video_defaults: { view: 'anybody', comments: 'anybody', embed: 'public', download: true, add: true },
+    verified: true,
+    can_follow: true,
+    privacy_opt_out: false,
+    videos_total: 0,
+    followers_total: 0,
+    following_total: 0,
+  });
+}
+
+/** Issues a token for a user; the token is answered once and only its hash is stored. */
+export async function createToken(store: Store, now: Date, userId: string, scopes: Scope[]): Promise<{ token: string; record: TokenRecord }> {
+  const token = newToken();
+  const record = await store.insert<TokenRecord>('tokens', { id: hashToken(token), user_id: userId, scopes, created_time: isoTime(now) });
+  return { token, record };
+}
+
+/** A user by numeric id or custom `link` slug. */
+export async function findUser(store: Store, idOrSlug: string): Promise<UserRecord | null> {
+  if (/^\d{1,18}$/.test(idOrSlug)) return store.get<UserRecord>('users', idOrSlug);
+  return store.findOne<UserRecord>('users', eq('link', idOrSlug));
+}
+
+/** The user a `/me/...` or `/users/{user_id}/...` path names; 404 when there is none. */
+export async function targetUser(ctx: Context<unknown>): Promise<UserRecord> {
+  if (ctx.viaMe) {
+    if (!ctx.principal.user) throw unauthorized(codes.invalidCredentials, 'This path needs an authenticated user.');
+    return ctx.principal.user;
+  }
+  const user = await findUser(ctx.store, ctx.path.user_id);
+  if (!user) throw notFound('user');
+  return user;
+}
+
+/** Like targetUser, but only the caller may act for that user (403 otherwise). */
+export async function actingUser(ctx: Context<unknown>, action: string): Promise<UserRecord> {
+  const user = await targetUser(ctx);
+  if (user.id !== ctx.principal.user?.id) throw forbidden(`Only the user themselves may ${action}.`);
+  return user;
+}
+
+export const representContext = (ctx: Context<unknown>): RepresentContext => ({
+  baseUrl: ctx.baseUrl,
+  version: ctx.version,
+  viewer: ctx.principal.user,
+});

@@ -1,0 +1,18 @@
+/** Service settings; every field has a default so `createService({ store })` just works. */
+export interface ServiceConfig {
+  /** Origin for absolute links when the transport does not give one. */
+  baseUrl: string;
+  /** The vendor word of typed content types: `application/vnd.<vendor>.video+json`. */
+  vendor: string;
+  /** `GET /users` answers 503 when false. */
+  userSearch: boolean;
+  /** Plan given to users created without one. */
+  defaultAccount: string;
+}
+
+export const defaultConfig: ServiceConfig = {
+  baseUrl: 'http://localhost:8080',
+  vendor: 'reelbase',
+  userSearch: true,
+  defaultAccount: 'pro',
+};

@@ -1,0 +1,65 @@
+import type { Struct } from 'superstruct';
+import type { Store } from '../store/store';
+import type { Principal } from './auth';
+import type { ServiceConfig } from './config';
+import type { ParsedRequest } from './request';
+import type { Scope } from './scopes';
+import { since, type Version } from './versions';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What a handler gets: validated params, path variables, the caller and the store (a transaction for writes). */
+export interface Context<P> {
+  params: P;
+  path: Record<string, string>;
+  /** True when the operation was reached through its `/me/...` path. */
+  viaMe: boolean;
+  principal: Principal;
+  store: Store;
+  now: () => Date;
+  config: ServiceConfig;
+  version: Version;
+  request: ParsedRequest;
+  /** Origin for absolute links, e.g. `http://localhost:8080`. */
+  baseUrl: string;
+}
+
+/** A handler's answer; the service adds content type, `fields` trimming and headers. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  /** Representation kind for the typed content type (`video`, `user`…); null → application/json. */
+  kind?: string | null;
+  headers?: Record<string, string>;
+}
+
+/** One row of SPEC.md's endpoint list. */
+export interface Operation<P = unknown> {
+  /** Stable dotted id, e.g. `videos.update`; the CLI and docs name operations by it. */
+  id: string;
+  summary: string;
+  method: Method;
+  /** Every path that reaches it; `/me/...` and `/users/{user_id}/...` pairs are one operation. */
+  paths: readonly string[];
+  /** Scope the token needs; undefined means anyone, even anonymous, may call it. */
+  scope?: Scope;
+  /** `user`: an authenticated caller is needed even though no scope is (e.g. `GET /me`). */
+  auth?: 'user';
+  /** The 401 code this family answers (SPEC.md, Errors): 8003 unless stated. */
+  invalidCredentials?: number;
+  /** Query params for GET, body params otherwise. */
+  params?: Struct<P, unknown>;
+  handle(ctx: Context<P>): Promise<Reply>;
+}
+
+/** Declares an operation with its params type inferred from the struct. */
+export const operation = <P>(op: Operation<P>): Operation<P> => op;
+
+export const ok = (body: unknown, kind: string | null): Reply => ({ status: 200, body, kind });
+export const created = (body: unknown, kind: string | null): Reply => ({ status: 201, body, kind });
+export const accepted = (body: unknown, kind: string | null): Reply => ({ status: 202, body, kind });
+export const noContent = (): Reply => ({ status: 204 });
+
+/** PATCH answers 200 with the resource from 3.2, 204 before (SPEC.md, Versioning 3.2). */
+export const updated = (ctx: Context<unknown>, body: unknown, kind: string): Reply =>
+  since(ctx.version, 'patchReturnsResource') ? ok(body, kind) : noContent();

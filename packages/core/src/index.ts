@@ -1,0 +1,18 @@
+export * from './store/store';
+export * from './store/schema-types';
+export * from './store/filters';
+export { schema } from './schema/collections';
+export { createService, type CreateServiceOptions } from './service';
+export type { Service, ServiceOptions } from './engine/service';
+export type { ServiceRequest, ServiceResponse } from './engine/request';
+export type { ServiceConfig } from './engine/config';
+export { defaultConfig } from './engine/config';
+export type { Operation, Context, Reply, Method } from './engine/operation';
+export { operations } from './operations';
+export { ApiError } from './engine/errors';
+export { scopes, parseScopes, type Scope } from './engine/scopes';
+export { parseAcceptVersion, formatVersion, type Version } from './engine/versions';
+export { createUser, createToken, findUser, type NewUser } from './domain/users';
+export { representUser } from './representations/user';
+export type { UserRecord, VideoRecord } from './records';
+export type { TokenRecord } from './engine/auth';

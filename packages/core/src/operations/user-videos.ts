@@ -1,0 +1,95 @@
+import { object } from 'superstruct';
+import { forbidden, invalidField } from '../engine/errors';
+import { embeddableFilter, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
+import { created, operation } from '../engine/operation';
+import { since } from '../engine/versions';
+import { representContext, targetUser } from '../domain/users';
+import { representVideos } from '../domain/videos';
+import { listableVideos } from '../domain/visibility';
+import { checkVideoRules, newVideo, videoPatch } from '../domain/video-write';
+import { uploadFields, videoFields } from '../domain/video-fields';
+import type { VideoRecord } from '../records';
+import { and, contains, eq, or } from '../store/filters';
+import { representVideo } from '../representations/video';
+import type { UserRecord } from '../records';
+
+export const createVideo = operation({
+  id: 'users.videos.create',
+  summary: 'Create a video and start its upload',
+  method: 'POST',
+  paths: ['/me/videos', '/users/{user_id}/videos'],
+  scope: 'upload',
+  params: object({ ...videoFields, ...uploadFields }),
+  async handle(ctx) {
+    const owner = await targetUser(ctx);
+    if (owner.id !== ctx.principal.user?.id) throw forbidden("Videos can only be uploaded to the caller's own account.");
+    const { upload, type, link, redirect_url, ...fields } = ctx.params;
+    const clipAnswer = since(ctx.version, 'clipOnVideoCreate');
+    // 3.4 removed `type`, `link` and `redirect_url` in favour of upload.* (SPEC.md, Versioning 3.4).
+    if (clipAnswer && type !== undefined) throw invalidField('type', 'is not supported; send upload.approach instead');
+    if (clipAnswer && link !== undefined) throw invalidField('link', 'is not supported; send upload.link instead');
+    if (clipAnswer && redirect_url !== undefined) throw invalidField('redirect_url', 'is not supported; send upload.redirect_url instead');
+    const approach = upload?.approach ?? (type !== undefined ? legacyApproach(type) : null);
+    const uploadLink = upload?.link ?? link ?? null;
+    if (approach === 'pull' && !uploadLink) throw invalidField('upload.link', 'is required when upload.approach is pull');
+    checkVideoRules(ctx, owner, fields, null);
+    const base = newVideo(owner, ctx.now());
+    const doc = { ...base, ...videoPatch(base, fields, ctx.now()) };
+    doc.upload = { approach, link: uploadLink, redirect_url: upload?.redirect_url ?? redirect_url ?? null, size: upload?.size ?? null, status: 'in_progress' };
+    if (doc.privacy_view === 'password' && !doc.password_hash) doc.password_hash = owner.password_hash;
+    const video = await ctx.store.insert<VideoRecord>('videos', doc);
+    const saved = await ctx.store.increment<UserRecord>('users', owner.id, 'videos_total', 1);
+    return created(representVideo(video, saved!, representContext(ctx)), 'video');
+  },
+});
+
+/** Before 3.4 `type` named the approach: streaming, post, pull (and tus). */
+function legacyApproach(type: string): string {
+  if (!['streaming', 'post', 'pull', 'tus'].includes(type)) throw invalidField('type', 'must be one of streaming, post, pull, tus');
+  return type;
+}
+
+const sorts = {
+  alphabetical: [{ field: 'name', direction: 'asc' as const }],
+  comments: [{ field: 'comments_total', direction: 'desc' as const }],
+  date: [{ field: 'created_time', direction: 'desc' as const }],
+  default: [{ field: 'created_time', direction: 'desc' as const }],
+  duration: [{ field: 'duration', direction: 'desc' as const }],
+  likes: [{ field: 'likes_total', direction: 'desc' as const }],
+  modified_time: [{ field: 'modified_time', direction: 'desc' as const }],
+  plays: [{ field: 'plays', direction: 'desc' as const }],
+};
+type Sort = keyof typeof sorts;
+
+export const listUserVideos = operation({
+  id: 'users.videos.list',
+  summary: "List a user's videos",
+  method: 'GET',
+  paths: ['/me/videos', '/users/{user_id}/videos'],
+  params: object(
+    listParams({ sort: Object.keys(sorts) as Sort[], filter: ['embeddable', 'playable'] as const, query: true, filterEmbeddable: true }),
+  ),
+  async handle(ctx) {
+    const owner = await targetUser(ctx);
+    const p = ctx.params as ListParams<Sort, 'embeddable' | 'playable'>;
+    const page = pageOf(p);
+    const embeddable = embeddableFilter(p);
+    const query = p.query?.trim();
+    const where = and(
+      listableVideos(ctx.principal.user, owner.id),
+      embeddable === undefined ? undefined : eq('embeddable', embeddable),
+      p.filter === 'playable' ? eq('status', 'available') : undefined,
+      query ? or(contains('name', query), contains('description', query)) : undefined,
+    );
+    const result = await ctx.store.find<VideoRecord>('videos', {
+      where,
+      orderBy: orderOf(sorts, p.sort ?? 'default', p.direction),
+      offset: page.offset,
+      limit: page.limit,
+    });
+    const latest = await ctx.store.find<VideoRecord>('videos', { where: eq('user_id', owner.id), orderBy: [{ field: 'modified_time', direction: 'desc' }], limit: 1 });
+    return listReply(ctx, page, result.total, await representVideos(ctx, result.items), 'video', latest.items[0]?.modified_time ?? null);
+  },
+});
+
+export const userVideoOperations = [createVideo, listUserVideos];

@@ -1,0 +1,75 @@
+import { object, optional, size, string } from 'superstruct';
+import { notFound } from '../engine/errors';
+import { noContent, ok, operation, updated } from '../engine/operation';
+import { loadVideo, representOne } from '../domain/videos';
+import { targetUser } from '../domain/users';
+import { assertCanView } from '../domain/visibility';
+import { assertOwner, checkVideoRules, videoPatch } from '../domain/video-write';
+import { videoFields } from '../domain/video-fields';
+import type { UserRecord, VideoRecord } from '../records';
+
+const viewParams = object({ password: optional(size(string(), 1, 128)) });
+
+export const getVideo = operation({
+  id: 'videos.get',
+  summary: 'Get a video',
+  method: 'GET',
+  paths: ['/videos/{video_id}'],
+  params: viewParams,
+  async handle(ctx) {
+    const video = await loadVideo(ctx.store, ctx.path.video_id);
+    assertCanView(video, ctx.principal.user, ctx.params.password);
+    return ok(await representOne(ctx, video), 'video');
+  },
+});
+
+export const updateVideo = operation({
+  id: 'videos.update',
+  summary: 'Edit a video',
+  method: 'PATCH',
+  paths: ['/videos/{video_id}'],
+  scope: 'edit',
+  params: object(videoFields),
+  async handle(ctx) {
+    const video = await loadVideo(ctx.store, ctx.path.video_id);
+    assertOwner(ctx, video, 'edit');
+    const owner = ctx.principal.user as UserRecord;
+    checkVideoRules(ctx, owner, ctx.params, video);
+    const patch = videoPatch(video, ctx.params, ctx.now());
+    if (patch.privacy_view === 'password' && !patch.password_hash && !video.password_hash) patch.password_hash = owner.password_hash;
+    const saved = await ctx.store.update<VideoRecord>('videos', video.id, patch);
+    return updated(ctx, await representOne(ctx, saved!), 'video');
+  },
+});
+
+export const deleteVideo = operation({
+  id: 'videos.delete',
+  summary: 'Delete a video',
+  method: 'DELETE',
+  paths: ['/videos/{video_id}'],
+  scope: 'delete',
+  async handle(ctx) {
+    const video = await loadVideo(ctx.store, ctx.path.video_id);
+    assertOwner(ctx, video, 'delete');
+    await ctx.store.delete('videos', video.id);
+    await ctx.store.increment('users', video.user_id, 'videos_total', -1);
+    return noContent();
+  },
+});
+
+export const getOwnedVideo = operation({
+  id: 'users.videos.get',
+  summary: "Check that a user owns a video, and get it",
+  method: 'GET',
+  paths: ['/me/videos/{video_id}', '/users/{user_id}/videos/{video_id}'],
+  params: viewParams,
+  async handle(ctx) {
+    const user = await targetUser(ctx);
+    const video = await loadVideo(ctx.store, ctx.path.video_id);
+    if (video.user_id !== user.id) throw notFound('video');
+    assertCanView(video, ctx.principal.user, ctx.params.password);
+    return ok(await representOne(ctx, video), 'video');
+  },
+});
+
+export const videoOperations = [getVideo, updateVideo, deleteVideo, getOwnedVideo];

@@ -1,0 +1,92 @@
+/** Privacy settings a user gives every new video (User `videos.privacy.*`). */
+export interface VideoPrivacyDefaults {
+  view: string;
+  comments: string;
+  embed: string;
+  download: boolean;
+  add: boolean;
+}
+
+/** A user as stored. Counters are kept in step by the operations that change them. */
+// Type aliases, not interfaces: they satisfy the store's `Doc` index signature and keep `Omit` precise.
+export type UserRecord = {
+  id: string;
+  name: string;
+  /** Custom URL slug, unique when set. */
+  link: string | null;
+  location: string;
+  bio: string;
+  created_time: string;
+  modified_time: string;
+  /** Plan: `basic` users cannot set unlisted privacy or download privacy (SPEC.md, PATCH video). */
+  account: string;
+  /** Default password for future password-protected uploads (hashed). */
+  password_hash: string | null;
+  content_filter: string[];
+  websites: { name: string; link: string }[];
+  video_defaults: VideoPrivacyDefaults;
+  verified: boolean;
+  /** False when an administrator took away the right to follow users. */
+  can_follow: boolean;
+  /** A paid-plan account that opted out of the privacy settings beyond unlisted/contacts/disable. */
+  privacy_opt_out: boolean;
+  videos_total: number;
+  followers_total: number;
+  following_total: number;
+}
+
+export interface DirectorTimelineEntry {
+  time_code: number;
+  pitch: number;
+  yaw: number;
+  roll?: number;
+}
+
+/** A video as stored; nested settings are kept as they are represented. */
+export type VideoRecord = {
+  id: string;
+  user_id: string;
+  name: string;
+  description: string;
+  license: string | null;
+  locale: string | null;
+  content_rating: string[];
+  privacy_view: string;
+  privacy: { comments: string; embed: string; download: boolean; add: boolean };
+  /** Indexed copy of privacy.embed !== 'private', for filter=embeddable. */
+  embeddable: boolean;
+  password_hash: string | null;
+  review_page_active: boolean;
+  embed: EmbedSettings;
+  external_links: { imdb: string | null; rotten_tomatoes: string | null };
+  ratings: { mpaa: { rating: string | null; reason: string | null }; tv: { rating: string | null; reason: string | null } };
+  spatial: {
+    projection: string | null;
+    stereo_format: string | null;
+    field_of_view: number;
+    director_timeline: DirectorTimelineEntry[];
+  };
+  scheduled_start_time: string | null;
+  upload: { approach: string | null; link: string | null; redirect_url: string | null; size: number | null; status: string };
+  status: string;
+  transcode_status: string;
+  duration: number;
+  width: number;
+  height: number;
+  plays: number;
+  likes_total: number;
+  comments_total: number;
+  parent_folder: string | null;
+  created_time: string;
+  modified_time: string;
+  release_time: string;
+}
+
+export interface EmbedSettings {
+  buttons: Record<'embed' | 'fullscreen' | 'hd' | 'like' | 'scaling' | 'share' | 'watchlater', boolean>;
+  color: string;
+  logos: { service: boolean; custom: { active: boolean; link: string | null; sticky: boolean } };
+  playbar: boolean;
+  volume: boolean;
+  title: Record<'name' | 'owner' | 'portrait', string>;
+}

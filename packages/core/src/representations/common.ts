@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+import type { UserRecord } from '../records';
+import type { Version } from '../engine/versions';
+
+/** What every representation function needs besides its record. */
+export interface RepresentContext {
+  baseUrl: string;
+  version: Version;
+  /** The caller, to fill interactions (`added`) and owner-only fields. */
+  viewer: UserRecord | null;
+}
+
+/** ISO 8601 with an explicit offset, second precision: `2026-01-02T03:04:05+00:00`. */
+export const isoTime = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+
+/** Opaque, stable per resource. */
+export const resourceKey = (kind: string, id: string): string => createHash('sha1').update(`${kind}:${id}`).digest('hex');
+
+export interface Connection {
+  uri: string;
+  options: string[];
+  total: number;
+}
+
+export const connection = (uri: string, total: number, options: string[] = ['GET']): Connection => ({ uri, options, total });
+
+export const interaction = (uri: string, added: boolean, addedTime: string | null, options: string[] = ['GET', 'PUT', 'DELETE']) => ({
+  uri,
+  options,
+  added,
+  added_time: addedTime,
+});
+
+const portraitSizes = [30, 72, 75, 100, 144, 216, 288, 300, 360];
+const thumbnailSizes: [number, number][] = [
+  [100, 75],
+  [200, 150],
+  [295, 166],
+  [640, 360],
+  [960, 540],
+  [1280, 720],
+  [1920, 1080],
+];
+
+/** The service placeholder picture a user or video shows until one is uploaded. */
+export function placeholderPicture(ctx: RepresentContext, type: 'portrait' | 'thumbnail') {
+  const link = (w: number, h: number) => `${ctx.baseUrl}/static/placeholders/${type}_${w}x${h}.png`;
+  const sizes =
+    type === 'portrait'
+      ? portraitSizes.map((s) => ({ width: s, height: s, link: link(s, s) }))
+      : thumbnailSizes.map(([w, h]) => ({ width: w, height: h, link: link(w, h) }));
+  const largest = sizes[sizes.length - 1];
+  const picture: Record<string, unknown> = { uri: null, active: true, type: 'default', link: largest.link, sizes, resource_key: resourceKey('placeholder', type) };
+  // The `default` field exists in 3.2 only (SPEC.md, Versioning: added 3.2, removed 3.3).
+  if (ctx.version[0] === 3 && ctx.version[1] === 2) picture.default = true;
+  return picture;
+}

@@ -1,0 +1,81 @@
+/**
+ * The storage contract every driver implements. All domain logic lives in core; a driver only
+ * stores documents and answers the query forms below, pushing filters, sorting and paging into
+ * its engine (SQL WHERE / ORDER BY / LIMIT with indexes) rather than loading whole collections.
+ */
+
+/** A value a filter compares with. Ids are numeric strings for `auto` collections. */
+export type Scalar = string | number | boolean | null;
+
+/** A stored document: top-level fields, any JSON values; `id` is assigned by the store. */
+export interface Doc {
+  id: string;
+  [field: string]: unknown;
+}
+
+/** A filter tree. Field names are top-level fields declared in the collection schema. */
+export type Filter =
+  | { field: string; op: 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte'; value: Scalar }
+  | { field: string; op: 'in' | 'nin'; values: Scalar[] }
+  /** Case-insensitive substring match on a text field. */
+  | { field: string; op: 'contains'; value: string }
+  /** Semi-join: `field` is one of `select.field` of the rows of `select.collection` matching `select.where`. */
+  | { field: string; op: 'inSelect'; select: { collection: string; field: string; where?: Filter } }
+  | { and: Filter[] }
+  | { or: Filter[] }
+  | { not: Filter };
+
+export interface OrderBy {
+  field: string;
+  direction: 'asc' | 'desc';
+}
+
+export interface FindOptions {
+  where?: Filter;
+  /** Applied in order; the store always breaks remaining ties by id ascending (numerically for auto ids). */
+  orderBy?: OrderBy[];
+  offset?: number;
+  limit?: number;
+}
+
+export interface FindResult<T extends Doc = Doc> {
+  items: T[];
+  /** Number of matching documents ignoring offset and limit. */
+  total: number;
+}
+
+/** The operations a driver implements. Every method is async so network databases fit. */
+export interface Store {
+  get<T extends Doc = Doc>(collection: string, id: string): Promise<T | null>;
+  /** Inserts; `doc.id` is honoured for `text` id collections and assigned for `auto` ones. Throws StoreConflictError on a unique key clash. */
+  insert<T extends Doc = Doc>(collection: string, doc: Omit<T, 'id'> & { id?: string }): Promise<T>;
+  /** Shallow-merges `patch` into the top-level fields (a field set to undefined is removed). Null when missing. */
+  update<T extends Doc = Doc>(collection: string, id: string, patch: Partial<Omit<T, 'id'>>): Promise<T | null>;
+  /** True when a document was deleted. */
+  delete(collection: string, id: string): Promise<boolean>;
+  find<T extends Doc = Doc>(collection: string, options?: FindOptions): Promise<FindResult<T>>;
+  /** The first match in the given order, or null. */
+  findOne<T extends Doc = Doc>(collection: string, where: Filter): Promise<T | null>;
+  count(collection: string, where?: Filter): Promise<number>;
+  /** Deletes every match and answers how many. */
+  deleteWhere(collection: string, where: Filter): Promise<number>;
+  /** Adds `by` to a numeric field atomically and answers the document; null when missing. */
+  increment<T extends Doc = Doc>(collection: string, id: string, field: string, by: number): Promise<T | null>;
+  /**
+   * Runs `fn` all-or-nothing: a thrown error rolls back every write made through `tx` and is
+   * rethrown. Transactions are serialised; writes made by `fn` through `tx` are visible to it.
+   */
+  transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R>;
+  close(): Promise<void>;
+}
+
+/** Thrown by insert/update when a unique key would be duplicated. */
+export class StoreConflictError extends Error {
+  constructor(
+    readonly collection: string,
+    readonly fields: readonly string[],
+  ) {
+    super(`unique key (${fields.join(', ')}) already exists in ${collection}`);
+    this.name = 'StoreConflictError';
+  }
+}

@@ -1,0 +1,3 @@
+export { createRequestListener, type ListenerOptions } from './request-listener';
+export { serve, closeOnSignals, type ServeOptions, type RunningServer } from './server';
+export type { CorsOrigins } from './cors';

@@ -1,0 +1,25 @@
+import { defineConfig, type Options } from 'tsup';
+
+// One build per workspace package; packages stay separate so each can be published
+// and imported on its own (cli → http → core ← store-*).
+const pkg = (dir: string, extra: Options = {}): Options => ({
+  entry: { index: `${dir}/src/index.ts` },
+  outDir: `${dir}/dist`,
+  format: ['esm'],
+  target: 'node20',
+  platform: 'node',
+  sourcemap: true,
+  clean: true,
+  dts: false,
+  external: [/^@reelbase\//, 'better-sqlite3', 'lowdb', 'superstruct', 'commander', 'ink', 'react'],
+  ...extra,
+});
+
+export default defineConfig([
+  pkg('packages/core'),
+  pkg('packages/store-json'),
+  pkg('packages/store-sqlite'),
+  pkg('packages/store-testkit'),
+  pkg('packages/http'),
+  pkg('apps/cli'),
+]);
