@@ -178,7 +178,7 @@ for (const driver of drivers) {
     });
 
     it('searches names case-insensitively and sorts', async () => {
-      assert.deepEqual(names(await h.call('GET', '/users?query=FILM&sort=alphabetical')), ['adam film', 'Film Club', 'Zoe Film'].sort((a, b) => (a < b ? -1 : 1)));
+      assert.deepEqual(names(await h.call('GET', '/users?query=FILM&sort=alphabetical')), ['adam film', 'Film Club', 'Zoe Film']);
       assert.deepEqual(names(await h.call('GET', '/users?query=film&sort=videos')), ['Zoe Film', 'adam film', 'Film Club']);
       assert.deepEqual(names(await h.call('GET', '/users?query=film&sort=videos&direction=asc')), ['Film Club', 'adam film', 'Zoe Film']);
       assert.deepEqual(names(await h.call('GET', '/users?query=film&sort=followers')), ['adam film', 'Zoe Film', 'Film Club']);

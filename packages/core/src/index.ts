@@ -16,3 +16,4 @@ export { createUser, createToken, findUser, type NewUser } from './domain/users'
 export { representUser } from './representations/user';
 export type { UserRecord, VideoRecord } from './records';
 export type { TokenRecord } from './engine/auth';
+export { renderReference, describeParams, type ParamDoc } from './docs/reference';

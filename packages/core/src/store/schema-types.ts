@@ -1,6 +1,6 @@
 /** How core declares its collections; drivers create tables and indexes from this. */
 
-/** The type of a queryable top-level field: `text` is searched with `contains`. */
+/** The type of a queryable top-level field: `text` is searched with `contains` and sorts case-insensitively. */
 export type FieldType = 'string' | 'text' | 'integer' | 'number' | 'boolean';
 
 export interface CollectionSchema {

@@ -32,7 +32,10 @@ export interface OrderBy {
 
 export interface FindOptions {
   where?: Filter;
-  /** Applied in order; the store always breaks remaining ties by id ascending (numerically for auto ids). */
+  /**
+   * Applied in order; the store always breaks remaining ties by id ascending (numerically for
+   * auto ids). Fields declared `text` sort case-insensitively (ASCII case folding), others by value.
+   */
   orderBy?: OrderBy[];
   offset?: number;
   limit?: number;

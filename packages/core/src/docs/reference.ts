@@ -1,0 +1,50 @@
+import type { Operation } from '../engine/operation';
+import type { AnyStruct } from '../engine/params';
+
+/** One documented parameter: its dot path and a short type description from the struct. */
+export interface ParamDoc {
+  name: string;
+  type: string;
+}
+
+/** The parameters of an operation, read from its superstruct struct (fields, enums, nesting). */
+export function describeParams(struct: AnyStruct | undefined): ParamDoc[] {
+  const out: ParamDoc[] = [];
+  const walk = (s: AnyStruct, prefix: string) => {
+    if ((s.type === 'object' || s.type === 'type') && s.schema && typeof s.schema === 'object') {
+      for (const [k, v] of Object.entries(s.schema as Record<string, AnyStruct>)) walk(v, prefix ? `${prefix}.${k}` : k);
+      return;
+    }
+    out.push({ name: prefix, type: typeOf(s) });
+  };
+  if (struct) walk(struct, '');
+  return out;
+}
+
+function typeOf(s: AnyStruct): string {
+  if (s.type === 'enums') return `enum ${Object.keys(s.schema as object).join(', ')}`;
+  if (s.type === 'array') return s.schema ? `array of ${typeOf(s.schema as AnyStruct)}` : 'array';
+  return s.type;
+}
+
+/** The operation reference in Markdown, generated from the table (docs/reference.md). */
+export function renderReference(operations: readonly Operation<unknown>[]): string {
+  const lines = [
+    '# reelbase API reference',
+    '',
+    'Generated from the operation table (`npm run docs`); do not edit by hand.',
+    '',
+  ];
+  for (const op of [...operations].sort((a, b) => a.id.localeCompare(b.id))) {
+    lines.push(`## \`${op.id}\``, '', op.summary, '');
+    for (const path of op.paths) lines.push(`- \`${op.method} ${path}\``);
+    lines.push('', `Scope: ${op.scope ? `\`${op.scope}\`` : 'none (anonymous callers allowed)'}${op.auth === 'user' ? '; an authenticated user is required' : ''}.`, '');
+    const params = describeParams(op.params as AnyStruct | undefined);
+    if (params.length) {
+      lines.push(`| ${op.method === 'GET' ? 'Query parameter' : 'Body parameter'} | Type |`, '|---|---|');
+      for (const p of params) lines.push(`| \`${p.name}\` | ${p.type} |`);
+      lines.push('');
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,47 @@
+import type { Schema, Store } from '@reelbase/core';
+import Database from 'better-sqlite3';
+import { LOWER_FUNCTION } from './compile-filter';
+import { Connection } from './sqlite-connection';
+import { Operations } from './sqlite-operations';
+import { describeSchema, ensureSchema } from './sqlite-schema';
+import { SqliteStore } from './sqlite-store';
+import type { SqliteDatabase, SqlValue } from './sqlite-types';
+
+export interface SqliteStoreOptions {
+  /** The collections; tables, columns and indexes are created or upgraded to match at open. */
+  schema: Schema;
+  /** A database file (created when missing) or ':memory:'. */
+  path: string;
+}
+
+/**
+ * Opens a store on an SQLite database: one table per collection with a column per declared field
+ * plus the JSON document. File databases run in WAL mode with synchronous=FULL, so an
+ * acknowledged write survives a power cut, and get a second read-only connection for root reads.
+ */
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
+  const tables = describeSchema(options.schema);
+  const memory = options.path === ':memory:' || options.path === '';
+  const writer = connect(new Database(options.path));
+  try {
+    writer.db.pragma('journal_mode = WAL');
+    writer.db.pragma('synchronous = FULL');
+    ensureSchema(writer, options.schema, tables);
+    // Opened after the schema exists, so the reader never sees a half-created database.
+    const reader = memory ? undefined : connect(new Database(options.path, { readonly: true, fileMustExist: true }));
+    return new SqliteStore(new Operations(writer, tables), reader && new Operations(reader, tables));
+  } catch (error) {
+    writer.close();
+    throw error;
+  }
+}
+
+function connect(db: SqliteDatabase): Connection {
+  db.pragma('busy_timeout = 5000');
+  db.function(LOWER_FUNCTION, { deterministic: true }, lower);
+  return new Connection(db);
+}
+
+function lower(value: SqlValue): SqlValue {
+  return value === null ? null : String(value).toLowerCase();
+}

@@ -1,0 +1,118 @@
+import type { Doc, Filter, FindOptions, FindResult, Store } from '@reelbase/core';
+import { Mutex, type Holder } from './mutex';
+import type { Operations } from './sqlite-operations';
+
+/** The statements that open, keep and undo one transaction level. */
+interface Level {
+  begin: string;
+  commit: string;
+  rollback: string[];
+}
+
+export const TOP_LEVEL: Level = { begin: 'BEGIN IMMEDIATE', commit: 'COMMIT', rollback: ['ROLLBACK'] };
+
+// Sibling transactions are serialised, so one savepoint name per depth never clashes.
+const savepoint = (depth: number): Level => ({
+  begin: `SAVEPOINT rb_sp_${depth}`,
+  commit: `RELEASE rb_sp_${depth}`,
+  rollback: [`ROLLBACK TO rb_sp_${depth}`, `RELEASE rb_sp_${depth}`],
+});
+
+/**
+ * Runs `fn(tx)` between `level.begin` and `level.commit`, undoing everything on a throw. The
+ * caller holds the mutex that serialises this level.
+ */
+export async function runTransaction<R>(tx: SqliteTransaction, level: Level, fn: (tx: Store) => Promise<R>): Promise<R> {
+  const db = tx.operations.conn.db;
+  db.exec(level.begin);
+  try {
+    const result = await fn(tx);
+    db.exec(level.commit);
+    return result;
+  } catch (error) {
+    try {
+      // SQLite may already have rolled back on its own (SQLITE_FULL, SQLITE_IOERR…).
+      if (db.inTransaction) for (const sql of level.rollback) db.exec(sql);
+    } catch {
+      // The original error matters more than a failed undo of an already-undone transaction.
+    }
+    throw error;
+  } finally {
+    tx.finish();
+  }
+}
+
+/**
+ * The store handed to a transaction callback: every call runs at once on the writer connection
+ * inside the open transaction. Nested transactions become savepoints, serialised per level.
+ */
+export class SqliteTransaction implements Store, Holder {
+  #open = true;
+  readonly #children = new Mutex();
+
+  constructor(
+    readonly operations: Operations,
+    readonly parent: Holder | undefined,
+    readonly depth: number,
+  ) {}
+
+  finish(): void {
+    this.#open = false;
+  }
+
+  async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | null> {
+    return this.#ops().get<T>(collection, id);
+  }
+
+  async insert<T extends Doc = Doc>(collection: string, doc: Omit<T, 'id'> & { id?: string }): Promise<T> {
+    return this.#ops().insert<T>(collection, doc);
+  }
+
+  async update<T extends Doc = Doc>(collection: string, id: string, patch: Partial<Omit<T, 'id'>>): Promise<T | null> {
+    return this.#ops().update<T>(collection, id, patch);
+  }
+
+  async delete(collection: string, id: string): Promise<boolean> {
+    return this.#ops().delete(collection, id);
+  }
+
+  async find<T extends Doc = Doc>(collection: string, options?: FindOptions): Promise<FindResult<T>> {
+    return this.#ops().find<T>(collection, options);
+  }
+
+  async findOne<T extends Doc = Doc>(collection: string, where: Filter): Promise<T | null> {
+    return this.#ops().findOne<T>(collection, where);
+  }
+
+  async count(collection: string, where?: Filter): Promise<number> {
+    return this.#ops().count(collection, where);
+  }
+
+  async deleteWhere(collection: string, where: Filter): Promise<number> {
+    return this.#ops().deleteWhere(collection, where);
+  }
+
+  async increment<T extends Doc = Doc>(collection: string, id: string, field: string, by: number): Promise<T | null> {
+    return this.#ops().increment<T>(collection, id, field, by);
+  }
+
+  async transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R> {
+    this.#ops();
+    if (this.#children.heldByCaller()) {
+      throw new Error('transaction() called on an outer transaction from inside a nested one would wait forever; use the innermost tx');
+    }
+    const child = new SqliteTransaction(this.operations, this, this.depth + 1);
+    return this.#children.run(child, () => {
+      this.#ops();
+      return runTransaction(child, savepoint(child.depth), fn);
+    });
+  }
+
+  /** A transaction's store closes with the transaction; closing the database is the root store's job. */
+  async close(): Promise<void> {}
+
+  #ops(): Operations {
+    if (!this.#open) throw new Error('this transaction has already finished; use the store passed to the current transaction');
+    return this.operations;
+  }
+}

@@ -1,0 +1,320 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { and, contains, eq, gt, inSelect, isIn, ne, not, notIn, StoreConflictError, type Schema, type Store } from '@reelbase/core';
+import { openSqliteStore } from '../src/index';
+import { compileFind } from '../src/compile-query';
+import { describeSchema } from '../src/sqlite-schema';
+import type { SqliteStore } from '../src/sqlite-store';
+
+// Driver-specific behaviour; the shared contract is checked by the conformance suite (sqlite-store.test.ts).
+
+const dir = mkdtempSync(join(tmpdir(), 'reelbase-sqlite-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const freshPath = () => join(dir, `db-${++files}.sqlite`);
+
+const schema: Schema = {
+  users: { id: 'auto', fields: { name: 'text', link: 'string', admin: 'boolean', age: 'integer' }, unique: [['link']] },
+  videos: {
+    id: 'auto',
+    fields: { user_id: 'string', name: 'text', created_time: 'string', plays: 'integer', duration: 'number' },
+    indexes: [['user_id', 'created_time']],
+  },
+  likes: { id: 'auto', fields: { user_id: 'string', video_id: 'string' }, unique: [['user_id', 'video_id']] },
+  tokens: { id: 'text', fields: { user_id: 'string' } },
+};
+
+async function withStore<R>(fn: (store: Store, path: string) => Promise<R>, path = freshPath(), s = schema): Promise<R> {
+  const store = await openSqliteStore({ schema: s, path });
+  try {
+    return await fn(store, path);
+  } finally {
+    await store.close();
+  }
+}
+
+const ids = (docs: { items: { id: string }[] }) => docs.items.map((d) => d.id);
+
+describe('sqlite store: schema', () => {
+  it('adds columns for newly declared fields and backfills them from existing documents', async () => {
+    const path = freshPath();
+    const v1: Schema = { videos: { id: 'auto', fields: { user_id: 'string' } } };
+    await withStore(async (store) => {
+      for (let i = 0; i < 5; i++) await store.insert('videos', { user_id: '1', plays: i * 10, featured: i % 2 === 0, title: `Clip ${i}` });
+      await assert.rejects(store.find('videos', { where: gt('plays', 15) }), /plays/);
+    }, path, v1);
+    const v2: Schema = {
+      videos: { id: 'auto', fields: { user_id: 'string', plays: 'integer', featured: 'boolean', title: 'text' }, indexes: [['user_id', 'plays']] },
+    };
+    await withStore(async (store) => {
+      assert.deepEqual(ids(await store.find('videos', { where: gt('plays', 15), orderBy: [{ field: 'plays', direction: 'desc' }] })), ['5', '4', '3']);
+      assert.deepEqual(ids(await store.find('videos', { where: eq('featured', true) })), ['1', '3', '5']);
+      assert.equal(await store.count('videos', contains('title', 'CLIP 3')), 1);
+      const added = await store.insert('videos', { user_id: '2', plays: 100, featured: false, title: 'new' });
+      assert.equal(added.id, '6');
+    }, path, v2);
+    // Opening again with the same schema changes nothing.
+    await withStore(async (store) => assert.equal(await store.count('videos', gt('plays', 15)), 4), path, v2);
+  });
+
+  it('retypes a column whose declared type changed, and drops unique keys no longer declared', async () => {
+    const path = freshPath();
+    const v1: Schema = { items: { id: 'auto', fields: { rank: 'string', code: 'string' }, unique: [['code']] } };
+    await withStore(async (store) => {
+      for (const rank of [9, 10, 100]) await store.insert('items', { rank, code: 'same' }).catch(() => store.insert('items', { rank, code: `c${rank}` }));
+    }, path, v1);
+    const v2: Schema = { items: { id: 'auto', fields: { rank: 'integer', code: 'string' } } };
+    await withStore(async (store) => {
+      // As TEXT "10" < "9"; as INTEGER the order is numeric.
+      assert.deepEqual((await store.find('items', { orderBy: [{ field: 'rank', direction: 'asc' }] })).items.map((d) => d.rank), [9, 10, 100]);
+      await store.insert('items', { rank: 1, code: 'same' });
+      assert.equal(await store.count('items', eq('code', 'same')), 2);
+    }, path, v2);
+  });
+
+  it('refuses to reopen a table with a different id kind', async () => {
+    const path = freshPath();
+    await withStore(async () => {}, path, { things: { id: 'auto', fields: {} } });
+    await assert.rejects(openSqliteStore({ schema: { things: { id: 'text', fields: {} } }, path }), /id/);
+  });
+
+  it('runs file databases in WAL mode with synchronous=FULL (an acknowledged write is durable)', async () => {
+    await withStore(async (store, path) => {
+      await store.insert('users', { name: 'a' });
+      // synchronous is per connection: ask the store's own writer.
+      assert.equal((store as SqliteStore).writer.conn.db.pragma('synchronous', { simple: true }), 2);
+      const raw = new Database(path, { readonly: true });
+      try {
+        assert.equal(raw.pragma('journal_mode', { simple: true }), 'wal');
+      } finally {
+        raw.close();
+      }
+    });
+  });
+});
+
+describe('sqlite store: queries', () => {
+  it('treats SQL in values and in contains as plain text', async () => {
+    await withStore(async (store, path) => {
+      const evil = `x'); DROP TABLE users; --`;
+      const u = await store.insert('users', { name: evil, link: `' OR 1=1 --` });
+      await store.insert('users', { name: 'plain', link: 'plain' });
+      await store.insert('users', { name: '100%_done\\', link: 'pct' });
+      assert.deepEqual(ids(await store.find('users', { where: eq('name', evil) })), [u.id]);
+      assert.equal(await store.count('users', eq('link', `' OR 1=1 --`)), 1);
+      assert.equal(await store.count('users', eq('link', `x' OR '1'='1`)), 0);
+      assert.equal(await store.count('users', contains('name', `' OR 1=1 --`)), 0);
+      assert.equal(await store.count('users', contains('name', `DROP TABLE`)), 1);
+      // LIKE wildcards and the escape character are literal.
+      assert.equal(await store.count('users', contains('name', '%')), 1);
+      assert.equal(await store.count('users', contains('name', '_')), 1);
+      assert.equal(await store.count('users', contains('name', '0%_d')), 1);
+      assert.equal(await store.count('users', contains('name', 'e\\')), 1);
+      assert.equal(await store.count('users', contains('name', 'p_ain')), 0);
+      assert.equal(await store.count('users'), 3);
+      const raw = new Database(path, { readonly: true });
+      try {
+        assert.ok(raw.prepare(`SELECT name FROM sqlite_master WHERE name = 'users'`).get());
+      } finally {
+        raw.close();
+      }
+    });
+  });
+
+  it('rejects unknown fields and collections, naming them', async () => {
+    await withStore(async (store) => {
+      await assert.rejects(store.find('users', { where: eq('nope', 1) }), /"nope"/);
+      await assert.rejects(store.find('users', { where: and(eq('name', 'a'), not(eq('name; DROP TABLE users', 1))) }), /DROP TABLE/);
+      await assert.rejects(store.find('users', { orderBy: [{ field: 'zzz', direction: 'asc' }] }), /"zzz"/);
+      await assert.rejects(store.count('users', inSelect('id', 'videos', 'missing')), /"missing"/);
+      await assert.rejects(store.count('users', inSelect('id', 'ghosts', 'id')), /"ghosts"/);
+      await assert.rejects(store.get('ghosts', '1'), /"ghosts"/);
+    });
+  });
+
+  it('matches JS semantics for null and missing fields', async () => {
+    await withStore(async (store) => {
+      await store.insert('users', { name: 'a', age: 30 });
+      await store.insert('users', { name: 'b', age: null });
+      await store.insert('users', { name: 'c' });
+      assert.deepEqual(ids(await store.find('users', { where: ne('age', 30) })), ['2', '3']);
+      assert.deepEqual(ids(await store.find('users', { where: not(eq('age', 30)) })), ['2', '3']);
+      assert.deepEqual(ids(await store.find('users', { where: not(gt('age', 10)) })), ['2', '3']);
+      assert.deepEqual(ids(await store.find('users', { where: eq('age', null) })), ['2', '3']);
+      assert.deepEqual(ids(await store.find('users', { where: notIn('age', [31]) })), ['1', '2', '3']);
+      assert.deepEqual(ids(await store.find('users', { where: notIn('age', [null]) })), ['1']);
+      assert.deepEqual(ids(await store.find('users', { where: isIn('age', [null, 30]) })), ['1', '2', '3']);
+      assert.deepEqual(ids(await store.find('users', { where: not(isIn('age', [31])) })), ['1', '2', '3']);
+      assert.equal(await store.count('users', isIn('age', [])), 0);
+      assert.equal(await store.count('users', notIn('age', [])), 3);
+      assert.equal(await store.count('users', { and: [] }), 3);
+      assert.equal(await store.count('users', { or: [] }), 0);
+      assert.equal(await store.count('users', gt('age', null)), 0);
+    });
+  });
+
+  it('folds case in contains beyond ASCII', async () => {
+    await withStore(async (store) => {
+      await store.insert('users', { name: 'ÉMILE Zola' });
+      await store.insert('users', { name: 'Ångström' });
+      assert.equal(await store.count('users', contains('name', 'émile')), 1);
+      assert.equal(await store.count('users', contains('name', 'zOLA')), 1);
+      assert.equal(await store.count('users', contains('name', 'åNGSTRÖM')), 1);
+    });
+  });
+
+  it('semi-joins auto ids with text columns both ways, and large in-lists', async () => {
+    await withStore(async (store) => {
+      for (let i = 1; i <= 12; i++) await store.insert('videos', { user_id: String(i % 3), plays: i });
+      for (const v of ['2', '10', '11']) await store.insert('likes', { user_id: '7', video_id: v });
+      const liked = await store.find('videos', { where: inSelect('id', 'likes', 'video_id', eq('user_id', '7')) });
+      assert.deepEqual(ids(liked), ['2', '10', '11']);
+      const popular = await store.find('likes', { where: inSelect('video_id', 'videos', 'id', gt('plays', 9)) });
+      assert.deepEqual(popular.items.map((l) => l.video_id), ['10', '11']);
+      const many = Array.from({ length: 1000 }, (_, i) => String(i * 2));
+      assert.equal(await store.count('videos', isIn('id', many)), 6);
+      assert.equal(await store.count('videos', notIn('id', many)), 6);
+      assert.equal(await store.count('videos', isIn('id', ['01', '1.0', 'x', '1'])), 1);
+      assert.equal(await store.get('videos', '01'), null);
+    });
+  });
+
+  it('uses an index for a filter on an indexed field with orderBy', async () => {
+    await withStore(async (store, path) => {
+      await store.transaction(async (tx) => {
+        for (let i = 0; i < 2000; i++) await tx.insert('videos', { user_id: String(i % 40), created_time: `t${i}`, plays: i });
+        for (let i = 0; i < 500; i++) await tx.insert('likes', { user_id: String(i % 9), video_id: String(i + 1) });
+      });
+      const tables = describeSchema(schema);
+      const raw = new Database(path, { readonly: true });
+      const plan = (collection: string, options: Parameters<typeof compileFind>[2]) => {
+        const { select, params } = compileFind(tables, tables.get(collection)!, options);
+        const rows = raw.prepare(`EXPLAIN QUERY PLAN ${select}`).all(...params, 25, 0) as { detail: string }[];
+        return rows.map((r) => r.detail);
+      };
+      try {
+        for (const detail of [
+          plan('videos', { where: eq('user_id', '3'), orderBy: [{ field: 'created_time', direction: 'desc' }] }),
+          plan('videos', { where: eq('plays', 3), orderBy: [{ field: 'created_time', direction: 'asc' }] }),
+          plan('videos', { where: inSelect('id', 'likes', 'video_id', eq('user_id', '2')) }),
+          plan('likes', { where: inSelect('video_id', 'videos', 'id', eq('user_id', '2')) }),
+        ]) {
+          assert.ok(!detail.some((d) => /^SCAN (videos|likes)\b/.test(d)), detail.join('\n'));
+          assert.ok(detail.some((d) => /USING (COVERING )?INDEX|INTEGER PRIMARY KEY/.test(d)), detail.join('\n'));
+        }
+      } finally {
+        raw.close();
+      }
+    });
+  });
+});
+
+describe('sqlite store: writes and transactions', () => {
+  it('inserts 20k documents in one transaction quickly', async () => {
+    await withStore(async (store) => {
+      const started = performance.now();
+      await store.transaction(async (tx) => {
+        for (let i = 0; i < 20_000; i++) await tx.insert('videos', { user_id: String(i % 100), name: `clip ${i}`, plays: i, tags: ['a'] });
+      });
+      const elapsed = performance.now() - started;
+      assert.ok(elapsed < 5000, `took ${elapsed.toFixed(0)} ms`);
+      assert.equal(await store.count('videos'), 20_000);
+      assert.equal((await store.find('videos', { where: eq('user_id', '7'), limit: 10 })).total, 200);
+    });
+  });
+
+  it('maps unique violations, including text ids, to StoreConflictError', async () => {
+    await withStore(async (store) => {
+      await store.insert('likes', { user_id: '1', video_id: '2' });
+      const other = await store.insert('likes', { user_id: '1', video_id: '3' });
+      await assert.rejects(store.insert('likes', { user_id: '1', video_id: '2' }), (e: unknown) => {
+        assert.ok(e instanceof StoreConflictError);
+        assert.deepEqual([e.collection, e.fields], ['likes', ['user_id', 'video_id']]);
+        return true;
+      });
+      await assert.rejects(store.update('likes', other.id, { video_id: '2' }), StoreConflictError);
+      await store.insert('tokens', { id: 'abc', user_id: '1' });
+      await assert.rejects(store.insert('tokens', { id: 'abc', user_id: '2' }), StoreConflictError);
+      // Nulls never clash, as in SQL.
+      await store.insert('users', { name: 'a', link: null });
+      await store.insert('users', { name: 'b' });
+      assert.equal(await store.count('users'), 2);
+    });
+  });
+
+  it('updates columns with the document, removing undefined keys, and increments', async () => {
+    await withStore(async (store) => {
+      const v = await store.insert('videos', { user_id: '1', plays: 1, note: 'x' });
+      assert.deepEqual(await store.update('videos', v.id, { plays: 5, note: undefined, id: '99' } as never), { id: v.id, user_id: '1', plays: 5 });
+      assert.equal(await store.count('videos', eq('plays', 5)), 1);
+      await Promise.all(Array.from({ length: 50 }, () => store.increment('videos', v.id, 'plays', 2)));
+      assert.equal((await store.get('videos', v.id))?.plays, 105);
+      assert.equal(await store.count('videos', eq('plays', 105)), 1);
+      assert.equal((await store.increment('videos', v.id, 'views', 1))?.views, 1);
+      assert.equal(await store.increment('videos', '404', 'plays', 1), null);
+    });
+  });
+
+  it('keeps root reads on the last committed state while a file transaction is open', async () => {
+    await withStore(async (store) => {
+      await store.insert('users', { name: 'before' });
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let inserted!: () => void;
+      const ready = new Promise<void>((resolve) => (inserted = resolve));
+      const tx = store.transaction(async (t) => {
+        await t.insert('users', { name: 'inside' });
+        assert.equal(await store.count('users'), 1, 'root store inside the callback');
+        inserted();
+        await gate;
+      });
+      await ready;
+      assert.equal(await store.count('users'), 1, 'root store from another task');
+      const write = store.insert('users', { name: 'queued' });
+      release();
+      await tx;
+      await write;
+      assert.equal(await store.count('users'), 3);
+    });
+  });
+
+  it('fails instead of hanging when the root store is used inside its own in-memory transaction', async () => {
+    await withStore(
+      async (store) => {
+        await store.transaction(async (tx) => {
+          await tx.insert('users', { name: 'x' });
+          await assert.rejects(store.count('users'), /use the tx/);
+          await assert.rejects(store.insert('users', { name: 'y' }), /use the tx/);
+        });
+        assert.equal(await store.count('users'), 1);
+      },
+      ':memory:',
+    );
+  });
+
+  it('nests transactions as savepoints', async () => {
+    await withStore(async (store) => {
+      await store.transaction(async (tx) => {
+        await tx.insert('users', { name: 'outer' });
+        await assert.rejects(
+          tx.transaction(async (inner) => {
+            await inner.insert('users', { name: 'inner' });
+            await inner.transaction(async (deepest) => deepest.insert('users', { name: 'deepest' }));
+            throw new Error('undo inner');
+          }),
+          /undo inner/,
+        );
+        await tx.transaction(async (inner) => inner.insert('users', { name: 'kept' }));
+        assert.deepEqual((await tx.find('users')).items.map((u) => u.name), ['outer', 'kept']);
+      });
+      assert.deepEqual((await store.find('users')).items.map((u) => u.name), ['outer', 'kept']);
+      let leaked: Store | undefined;
+      await store.transaction(async (tx) => void (leaked = tx));
+      await assert.rejects(leaked!.get('users', '1'), /finished/);
+    });
+  });
+});
