@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Adapter } from 'lowdb';
+
+/**
+ * A lowdb adapter that stores JSON crash-safely: lowdb's own file adapter neither fsyncs the file
+ * nor its directory, so a power loss can leave an empty or stale file. Here a write goes to a temp
+ * file in the same directory, which is fsynced, renamed over the target (atomic on POSIX) and
+ * followed by an fsync of the directory so the rename itself is durable.
+ */
+export class DurableFileAdapter<T> implements Adapter<T> {
+  constructor(readonly path: string) {}
+
+  async read(): Promise<T | null> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    return JSON.parse(text) as T;
+  }
+
+  async write(data: T): Promise<void> {
+    const dir = dirname(this.path);
+    const temp = join(dir, `.${basename(this.path)}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      const file = await open(temp, 'wx');
+      try {
+        await file.writeFile(JSON.stringify(data));
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      await rename(temp, this.path);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    await syncDirectory(dir);
+  }
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  // Windows cannot open a directory for fsync; NTFS journals the rename metadata itself.
+  if (process.platform === 'win32') return;
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,146 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { Schema, Store } from '@reelbase/core';
+import { Low, Memory } from 'lowdb';
+import { DurableFileAdapter } from './durable-file-adapter';
+import { Mutex } from './mutex';
+import { Operations } from './operations';
+import { JsonStoreHandle, type Scope, type Step } from './store-handle';
+import { Table, type CollectionData } from './table';
+import { UndoJournal } from './undo-journal';
+
+/** The file layout. Collections the schema no longer names are kept as they are. */
+export interface JsonData {
+  version: 1;
+  collections: Record<string, CollectionData>;
+}
+
+export interface JsonStoreOptions {
+  schema: Schema;
+  /** The JSON file; absent keeps everything in memory (tests, embedding). */
+  path?: string;
+}
+
+/** Opens a lowdb-backed store: in memory, or a JSON file rewritten durably once per committed write. */
+export async function openJsonStore(options: JsonStoreOptions): Promise<Store> {
+  if (options.path === undefined) return createJsonStore(new Low<JsonData>(new Memory<JsonData>(), emptyData()), options.schema);
+  const path = resolve(options.path);
+  await mkdir(dirname(path), { recursive: true });
+  return createJsonStore(new Low<JsonData>(new DurableFileAdapter<JsonData>(path), emptyData()), options.schema);
+}
+
+/** Builds a store over any lowdb instance (tests inject adapters that count or fail writes). */
+export async function createJsonStore(db: Low<JsonData>, schema: Schema): Promise<Store> {
+  await db.read();
+  if (db.data?.version !== 1 || typeof db.data.collections !== 'object') {
+    throw new Error(`not a reelbase JSON store (expected version 1, found ${String(db.data?.version)})`);
+  }
+  const tables = new Map<string, Table>();
+  for (const [name, collection] of Object.entries(schema)) {
+    tables.set(name, new Table(name, collection, (db.data.collections[name] ??= { seq: 0, rows: [] })));
+  }
+  const ops = new Operations(tables);
+  return new JsonStoreHandle(ops, new RootScope(db, ops));
+}
+
+const emptyData = (): JsonData => ({ version: 1, collections: {} });
+
+/**
+ * The root store: one operation or transaction at a time (a FIFO mutex), each persisted once
+ * when it completes, or undone entirely when it or its write to disk fails.
+ */
+class RootScope implements Scope {
+  readonly #mutex = new Mutex();
+  /** The transaction whose callback is running, to fail fast instead of deadlocking on the mutex. */
+  readonly #current = new AsyncLocalStorage<TransactionScope>();
+  #closed = false;
+
+  constructor(
+    private readonly db: Low<JsonData>,
+    private readonly ops: Operations,
+  ) {}
+
+  run<R>(step: Step<R>): Promise<R> {
+    return this.#exclusive(async (journal) => step(journal));
+  }
+
+  transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R> {
+    return this.#exclusive(async (journal) => {
+      const scope = new TransactionScope(this.ops, journal);
+      try {
+        return await this.#current.run(scope, () => fn(new JsonStoreHandle(this.ops, scope)));
+      } finally {
+        scope.end();
+      }
+    });
+  }
+
+  close(): Promise<void> {
+    if (this.#current.getStore()?.open) return Promise.reject(new Error('cannot close a store from inside its own transaction'));
+    return this.#mutex.run(() => {
+      this.#closed = true;
+    });
+  }
+
+  #exclusive<R>(body: (journal: UndoJournal) => Promise<R>): Promise<R> {
+    if (this.#current.getStore()?.open) {
+      return Promise.reject(new Error('the root store was used inside its own transaction; use the `tx` handle (this would deadlock)'));
+    }
+    return this.#mutex.run(async () => {
+      if (this.#closed) throw new Error('store is closed');
+      const journal = new UndoJournal();
+      try {
+        const result = await body(journal);
+        if (journal.size > 0) await this.db.write();
+        return result;
+      } catch (error) {
+        journal.rollbackTo(0);
+        throw error;
+      }
+    });
+  }
+}
+
+/** The `tx` handle's scope: writes go straight to the tables, recorded in the transaction's journal. */
+class TransactionScope implements Scope {
+  #open = true;
+
+  constructor(
+    private readonly ops: Operations,
+    private readonly journal: UndoJournal,
+  ) {}
+
+  get open(): boolean {
+    return this.#open;
+  }
+
+  end(): void {
+    this.#open = false;
+  }
+
+  async run<R>(step: Step<R>): Promise<R> {
+    this.#assertOpen();
+    return step(this.journal);
+  }
+
+  /** A nested transaction is a savepoint: its failure undoes only its own writes. */
+  async transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R> {
+    this.#assertOpen();
+    const mark = this.journal.mark();
+    try {
+      return await fn(new JsonStoreHandle(this.ops, this));
+    } catch (error) {
+      this.journal.rollbackTo(mark);
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    throw new Error('a transaction handle cannot be closed; close the root store');
+  }
+
+  #assertOpen(): void {
+    if (!this.#open) throw new Error('transaction already finished; its handle can no longer be used');
+  }
+}

@@ -1,0 +1,109 @@
+import type { Doc, Filter, FindOptions, FindResult } from '@reelbase/core';
+import { compareBy, compileFilter, type RowSource } from './evaluate-filter';
+import type { Table } from './table';
+import type { UndoJournal } from './undo-journal';
+
+/**
+ * The Store operations as synchronous steps over the tables; every write records its inverse in
+ * the journal it is given. Documents are copied on the way in and out so no caller ever holds a
+ * reference into stored state.
+ */
+export class Operations {
+  constructor(private readonly tables: ReadonlyMap<string, Table>) {}
+
+  readonly rowsOf: RowSource = (collection) => this.table(collection).rows;
+
+  get(collection: string, id: string): Doc | null {
+    return copyOut(this.table(collection).get(id));
+  }
+
+  insert(collection: string, doc: object, journal: UndoJournal): Doc {
+    const fields: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(doc)) {
+      const json = toJson(value);
+      if (json !== undefined) fields[field] = json;
+    }
+    return copyOut(this.table(collection).insert(fields, journal));
+  }
+
+  update(collection: string, id: string, patch: object, journal: UndoJournal): Doc | null {
+    const table = this.table(collection);
+    const previous = table.get(id);
+    if (!previous) return null;
+    // Shallow is enough: stored values are never mutated, so sharing nested objects is safe.
+    const next: Doc = { ...previous };
+    for (const [field, value] of Object.entries(patch)) {
+      if (field === 'id') continue;
+      const json = toJson(value);
+      if (json === undefined) delete next[field];
+      else next[field] = json;
+    }
+    table.replace(next, journal);
+    return copyOut(next);
+  }
+
+  delete(collection: string, id: string, journal: UndoJournal): boolean {
+    return this.table(collection).remove(id, journal);
+  }
+
+  find(collection: string, options: FindOptions = {}): FindResult {
+    const table = this.table(collection);
+    const matches = this.#matching(table, options.where).sort(compareBy(options.orderBy, table));
+    const start = Math.max(0, options.offset ?? 0);
+    const end = options.limit === undefined ? undefined : start + Math.max(0, options.limit);
+    return { items: matches.slice(start, end).map((doc) => copyOut(doc)), total: matches.length };
+  }
+
+  findOne(collection: string, where: Filter): Doc | null {
+    const table = this.table(collection);
+    const order = compareBy(undefined, table);
+    let first: Doc | undefined;
+    for (const doc of this.#matching(table, where)) if (!first || order(doc, first) < 0) first = doc;
+    return copyOut(first);
+  }
+
+  count(collection: string, where?: Filter): number {
+    return this.#matching(this.table(collection), where).length;
+  }
+
+  deleteWhere(collection: string, where: Filter, journal: UndoJournal): number {
+    const table = this.table(collection);
+    const doomed = this.#matching(table, where).map((doc) => doc.id);
+    for (const id of doomed) table.remove(id, journal);
+    return doomed.length;
+  }
+
+  increment(collection: string, id: string, field: string, by: number, journal: UndoJournal): Doc | null {
+    const table = this.table(collection);
+    const previous = table.get(id);
+    if (!previous) return null;
+    const current = previous[field] ?? 0;
+    if (typeof current !== 'number') throw new TypeError(`${collection}.${field} is not a number`);
+    if (!Number.isFinite(by)) throw new TypeError(`cannot increment by ${by}`);
+    const next: Doc = { ...previous, [field]: current + by };
+    table.replace(next, journal);
+    return copyOut(next);
+  }
+
+  table(collection: string): Table {
+    const table = this.tables.get(collection);
+    if (!table) throw new Error(`unknown collection: ${collection}`);
+    return table;
+  }
+
+  #matching(table: Table, where: Filter | undefined): Doc[] {
+    return table.rows.filter(compileFilter(where, this.rowsOf));
+  }
+}
+
+/** A deep copy as JSON would store it (undefined where JSON drops the value), so memory and file modes agree. */
+function toJson(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  return text === undefined ? undefined : JSON.parse(text);
+}
+
+function copyOut(doc: Doc): Doc;
+function copyOut(doc: Doc | undefined): Doc | null;
+function copyOut(doc: Doc | undefined): Doc | null {
+  return doc ? structuredClone(doc) : null;
+}

@@ -1,0 +1,140 @@
+import { StoreConflictError, type CollectionSchema, type Doc } from '@reelbase/core';
+import type { UndoJournal } from './undo-journal';
+
+/** One collection as persisted: the last auto id handed out and the documents. */
+export interface CollectionData {
+  seq: number;
+  rows: Doc[];
+}
+
+interface UniqueIndex {
+  fields: readonly string[];
+  /** Encoded key values → id of the document holding them. */
+  owners: Map<string, string>;
+}
+
+/**
+ * One collection in memory: the persisted rows array plus an id → position index and one map
+ * per unique key, so point reads and writes never scan. Stored documents are never mutated in
+ * place (writes swap in a new object), which lets the undo journal simply keep the old one.
+ */
+export class Table {
+  readonly numericIds: boolean;
+  /** Fields declared `text`, which sort case-insensitively (the Store contract). */
+  readonly textFields: ReadonlySet<string>;
+  readonly #positions = new Map<string, number>();
+  readonly #unique: UniqueIndex[];
+
+  constructor(
+    readonly name: string,
+    schema: CollectionSchema,
+    private readonly data: CollectionData,
+  ) {
+    this.numericIds = schema.id === 'auto';
+    this.textFields = new Set(Object.entries(schema.fields).filter(([, type]) => type === 'text').map(([field]) => field));
+    this.#unique = (schema.unique ?? []).map((fields) => ({ fields, owners: new Map() }));
+    data.rows.forEach((doc, position) => {
+      if (this.#positions.has(doc.id)) throw new StoreConflictError(name, ['id']);
+      this.#assertFree(doc);
+      this.#positions.set(doc.id, position);
+      this.#index(doc);
+    });
+  }
+
+  get rows(): readonly Doc[] {
+    return this.data.rows;
+  }
+
+  get(id: string): Doc | undefined {
+    const position = this.#positions.get(id);
+    return position === undefined ? undefined : this.data.rows[position];
+  }
+
+  /** Adds a document, assigning the next id in auto collections and taking the caller's in text ones. */
+  insert(fields: Record<string, unknown>, journal: UndoJournal): Doc {
+    const { id: given, ...rest } = fields;
+    const seq = this.data.seq;
+    const id = this.numericIds ? String(seq + 1) : given;
+    if (typeof id !== 'string' || id === '') throw new TypeError(`${this.name}: a text id must be a non-empty string`);
+    if (this.#positions.has(id)) throw new StoreConflictError(this.name, ['id']);
+    const doc: Doc = { id, ...rest };
+    this.#assertFree(doc);
+    if (this.numericIds) {
+      this.data.seq = seq + 1;
+      journal.record(() => (this.data.seq = seq));
+    }
+    this.#append(doc);
+    journal.record(() => this.#remove(id));
+    return doc;
+  }
+
+  /** Swaps in a new version of an existing document (same id). */
+  replace(next: Doc, journal: UndoJournal): void {
+    const previous = this.get(next.id);
+    if (!previous) throw new Error(`${this.name}: no document ${next.id}`);
+    this.#assertFree(next);
+    this.#swap(previous, next);
+    journal.record(() => this.#swap(next, previous));
+  }
+
+  remove(id: string, journal: UndoJournal): boolean {
+    const doc = this.get(id);
+    if (!doc) return false;
+    this.#remove(id);
+    journal.record(() => this.#append(doc));
+    return true;
+  }
+
+  #append(doc: Doc): void {
+    this.#positions.set(doc.id, this.data.rows.push(doc) - 1);
+    this.#index(doc);
+  }
+
+  /** Swap-remove keeps deletes O(1); row order carries no meaning (queries sort by id). */
+  #remove(id: string): void {
+    const rows = this.data.rows;
+    const position = this.#positions.get(id)!;
+    const doc = rows[position];
+    const last = rows.pop()!;
+    if (last !== doc) {
+      rows[position] = last;
+      this.#positions.set(last.id, position);
+    }
+    this.#positions.delete(id);
+    this.#unindex(doc);
+  }
+
+  #swap(previous: Doc, next: Doc): void {
+    this.data.rows[this.#positions.get(previous.id)!] = next;
+    this.#unindex(previous);
+    this.#index(next);
+  }
+
+  #assertFree(doc: Doc): void {
+    for (const { fields, owners } of this.#unique) {
+      const key = uniqueKey(doc, fields);
+      const owner = key === undefined ? undefined : owners.get(key);
+      if (owner !== undefined && owner !== doc.id) throw new StoreConflictError(this.name, fields);
+    }
+  }
+
+  #index(doc: Doc): void {
+    for (const { fields, owners } of this.#unique) {
+      const key = uniqueKey(doc, fields);
+      if (key !== undefined) owners.set(key, doc.id);
+    }
+  }
+
+  #unindex(doc: Doc): void {
+    for (const { fields, owners } of this.#unique) {
+      const key = uniqueKey(doc, fields);
+      if (key !== undefined && owners.get(key) === doc.id) owners.delete(key);
+    }
+  }
+}
+
+/** Like SQL, a key with a null or missing part is not unique-checked (many users without a link). */
+function uniqueKey(doc: Doc, fields: readonly string[]): string | undefined {
+  const values = fields.map((field) => doc[field] ?? null);
+  return values.includes(null) ? undefined : JSON.stringify(values);
+}

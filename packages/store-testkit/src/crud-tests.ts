@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { eq, gte, or, type Doc } from '@reelbase/core';
+import type { StoreTestDriver } from './driver';
+import { ids, withStore } from './fixtures';
+
+/** insert/get/update/delete/deleteWhere/count/increment and copy semantics. */
+export function crudTests(driver: StoreTestDriver): void {
+  describe('documents', () => {
+    it('insert assigns increasing numeric string ids per collection and returns the stored document', () =>
+      withStore(driver, async (store) => {
+        const a = await store.insert('people', { name: 'A', age: 1 });
+        const b = await store.insert('people', { name: 'B' });
+        const f = await store.insert('follows', { user_id: '1', target_id: '2' });
+        assert.deepEqual(a, { id: '1', name: 'A', age: 1 });
+        assert.deepEqual(b, { id: '2', name: 'B' });
+        assert.deepEqual(f, { id: '1', user_id: '1', target_id: '2' });
+        assert.deepEqual(await store.get('people', '1'), { id: '1', name: 'A', age: 1 });
+        assert.deepEqual(await store.get('follows', '1'), { id: '1', user_id: '1', target_id: '2' });
+      }));
+
+    it('never reuses an auto id after delete or deleteWhere', () =>
+      withStore(driver, async (store) => {
+        for (const name of ['A', 'B', 'C']) await store.insert('people', { name });
+        assert.equal(await store.delete('people', '3'), true);
+        assert.equal((await store.insert('people', { name: 'D' })).id, '4');
+        assert.equal(await store.deleteWhere('people', gte('name', '')), 3);
+        assert.equal((await store.insert('people', { name: 'E' })).id, '5');
+        assert.deepEqual(ids(await store.find('people')), ['5']);
+      }));
+
+    it('ignores a caller-supplied id in an auto collection', () =>
+      withStore(driver, async (store) => {
+        const doc = await store.insert('people', { id: '77', name: 'A' });
+        assert.equal(doc.id, '1');
+        assert.equal(await store.get('people', '77'), null);
+        assert.deepEqual(await store.get('people', '1'), { id: '1', name: 'A' });
+      }));
+
+    it('honours text ids and rejects a duplicate one with StoreConflictError', () =>
+      withStore(driver, async (store) => {
+        assert.deepEqual(await store.insert('tags', { id: 'rock', label: 'Rock' }), { id: 'rock', label: 'Rock' });
+        assert.deepEqual(await store.get('tags', 'rock'), { id: 'rock', label: 'Rock' });
+        await assert.rejects(store.insert('tags', { id: 'rock', label: 'Other' }), { name: 'StoreConflictError' });
+        assert.deepEqual(await store.get('tags', 'rock'), { id: 'rock', label: 'Rock' });
+        assert.equal(await store.count('tags'), 1);
+      }));
+
+    it('get answers null for a missing id or a different collection', () =>
+      withStore(driver, async (store) => {
+        await store.insert('people', { name: 'A' });
+        assert.equal(await store.get('people', '2'), null);
+        assert.equal(await store.get('follows', '1'), null);
+        assert.equal(await store.get('tags', '1'), null);
+      }));
+
+    it('update shallow-merges, removes fields set to undefined, keeps null and replaces nested values whole', () =>
+      withStore(driver, async (store) => {
+        await store.insert('people', { name: 'A', age: 30, city: 'Paris', profile: { bio: 'x', links: ['a'] } });
+        const updated = await store.update('people', '1', { age: 31, city: undefined, score: null, profile: { bio: 'y' } });
+        const expected = { id: '1', name: 'A', age: 31, score: null, profile: { bio: 'y' } };
+        assert.deepEqual(updated, expected);
+        assert.deepEqual(await store.get('people', '1'), expected);
+        assert.deepEqual(await store.update('people', '1', {}), expected);
+        assert.equal(await store.count('people', eq('city', 'Paris')), 0);
+      }));
+
+    it('update of a missing document answers null and creates nothing', () =>
+      withStore(driver, async (store) => {
+        assert.equal(await store.update('people', '1', { name: 'A' }), null);
+        assert.equal(await store.count('people'), 0);
+        assert.equal((await store.insert('people', { name: 'B' })).id, '1');
+      }));
+
+    it('delete answers whether a document was deleted', () =>
+      withStore(driver, async (store) => {
+        await store.insert('people', { name: 'A' });
+        await store.insert('people', { name: 'B' });
+        assert.equal(await store.delete('people', '1'), true);
+        assert.equal(await store.delete('people', '1'), false);
+        assert.equal(await store.delete('people', '99'), false);
+        assert.equal(await store.get('people', '1'), null);
+        assert.deepEqual(ids(await store.find('people')), ['2']);
+      }));
+
+    it('deleteWhere deletes exactly the matches and answers how many; count follows', () =>
+      withStore(driver, async (store) => {
+        for (const age of [10, 20, 30, 40, 50]) await store.insert('people', { name: `P${age}`, age });
+        assert.equal(await store.count('people'), 5);
+        assert.equal(await store.deleteWhere('people', or(eq('age', 20), gte('age', 40))), 3);
+        assert.equal(await store.deleteWhere('people', eq('age', 99)), 0);
+        assert.deepEqual(ids(await store.find('people')), ['1', '3']);
+        assert.equal(await store.count('people'), 2);
+        assert.equal(await store.count('people', eq('age', 30)), 1);
+        assert.equal(await store.deleteWhere('people', { and: [] }), 2);
+        assert.equal(await store.count('people'), 0);
+      }));
+
+    it('increment adds to a numeric field (missing counts as 0) and answers the document', () =>
+      withStore(driver, async (store) => {
+        await store.insert('people', { name: 'A', age: 30, score: 1.5 });
+        assert.deepEqual(await store.increment('people', '1', 'age', 1), { id: '1', name: 'A', age: 31, score: 1.5 });
+        assert.equal((await store.increment<Doc & { age: number }>('people', '1', 'age', -5))?.age, 26);
+        assert.equal((await store.increment<Doc & { score: number }>('people', '1', 'score', 0.25))?.score, 1.75);
+        assert.equal((await store.increment<Doc & { plays: number }>('people', '1', 'plays', 3))?.plays, 3);
+        assert.deepEqual(await store.get('people', '1'), { id: '1', name: 'A', age: 26, score: 1.75, plays: 3 });
+        assert.equal(await store.increment('people', '2', 'age', 1), null);
+        assert.equal(await store.count('people'), 1);
+      }));
+
+    it('concurrent root increments and inserts all land', () =>
+      withStore(driver, async (store) => {
+        await store.insert('people', { name: 'A', age: 0 });
+        await Promise.all(Array.from({ length: 10 }, () => store.increment('people', '1', 'age', 1)));
+        const inserted = await Promise.all(Array.from({ length: 10 }, (_, i) => store.insert('people', { name: `P${i}` })));
+        assert.equal((await store.get<Doc & { age: number }>('people', '1'))?.age, 10);
+        assert.deepEqual(inserted.map((d) => d.id).sort((a, b) => Number(a) - Number(b)), ['2', '3', '4', '5', '6', '7', '8', '9', '10', '11']);
+      }));
+
+    it('nested JSON values round-trip exactly through insert, get, find and update', () =>
+      withStore(driver, async (store) => {
+        const rich = {
+          name: 'Zoë 日本 🎬',
+          city: null,
+          meta: { a: { b: [1, 'two', null, true, { c: [] }] }, empty: {}, 'dotted.key': 1, $dollar: 'x' },
+          list: [{ x: 1 }, [2, [3]], 'str', 0.1, -7, 9007199254740991],
+          text: 'quote " apostrophe \' backslash \\ newline \n tab \t',
+          flag: false,
+          zero: 0,
+          blank: '',
+        };
+        const inserted = await store.insert('people', rich);
+        assert.deepEqual(inserted, { id: '1', ...rich });
+        assert.deepEqual(await store.get('people', '1'), { id: '1', ...rich });
+        assert.deepEqual((await store.find('people')).items, [{ id: '1', ...rich }]);
+        const updated = await store.update('people', '1', { age: 3 });
+        assert.deepEqual(updated, { id: '1', ...rich, age: 3 });
+        assert.deepEqual(await store.get('people', '1'), { id: '1', ...rich, age: 3 });
+      }));
+
+    it('callers never share objects with stored state', () =>
+      withStore(driver, async (store) => {
+        const input = { name: 'A', meta: { tags: ['x'] } };
+        const inserted = await store.insert('people', input);
+        input.meta.tags.push('mutated-input');
+        inserted.meta = 'mutated-result';
+        const got = (await store.get<Doc & { meta: { tags: string[] } }>('people', '1'))!;
+        got.meta.tags.push('mutated-get');
+        const found = (await store.find<Doc & { meta: { tags: string[] } }>('people')).items[0];
+        found.meta.tags.push('mutated-find');
+        const patch = { meta: { tags: ['y'] } };
+        const updated = (await store.update<Doc & { meta: { tags: string[] } }>('people', '1', patch))!;
+        patch.meta.tags.push('mutated-patch');
+        updated.meta.tags.push('mutated-update');
+        (await store.findOne<Doc & { meta: { tags: string[] } }>('people', eq('name', 'A')))!.meta.tags.push('mutated-findOne');
+        assert.deepEqual(await store.get('people', '1'), { id: '1', name: 'A', meta: { tags: ['y'] } });
+      }));
+  });
+}

@@ -1,0 +1,14 @@
+import type { Schema, Store } from '@reelbase/core';
+
+/** What a driver's test file hands the conformance suite. */
+export interface StoreTestDriver {
+  /** Shown in test names, e.g. "json (memory)". */
+  name: string;
+  /** Opens an empty store at a fresh location; called once per test. */
+  open(schema: Schema): Promise<Store>;
+  /**
+   * Opens the location of the most recent `open` again, after that store was closed. Given only
+   * by persistent drivers; the persistence tests run only when it is present.
+   */
+  reopen?: (schema: Schema) => Promise<Store>;
+}
