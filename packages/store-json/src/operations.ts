@@ -1,4 +1,4 @@
-import type { Doc, Filter, FindOptions, FindResult } from '@reelbase/core';
+import type { Doc, Filter, FindOptions, FindResult, OrderBy } from '@reelbase/core';
 import { compareBy, compileFilter, type RowSource } from './evaluate-filter';
 import type { Table } from './table';
 import type { UndoJournal } from './undo-journal';
@@ -54,9 +54,9 @@ export class Operations {
     return { items: matches.slice(start, end).map((doc) => copyOut(doc)), total: matches.length };
   }
 
-  findOne(collection: string, where: Filter): Doc | null {
+  findOne(collection: string, where: Filter, orderBy?: OrderBy[]): Doc | null {
     const table = this.table(collection);
-    const order = compareBy(undefined, table);
+    const order = compareBy(orderBy, table);
     let first: Doc | undefined;
     for (const doc of this.#matching(table, where)) if (!first || order(doc, first) < 0) first = doc;
     return copyOut(first);

@@ -1,4 +1,4 @@
-import type { Doc, Filter, FindOptions, FindResult, Store } from '@reelbase/core';
+import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store } from '@reelbase/core';
 import type { Operations } from './operations';
 import type { UndoJournal } from './undo-journal';
 
@@ -39,8 +39,8 @@ export class JsonStoreHandle implements Store {
     return this.scope.run(() => this.ops.find(collection, options) as FindResult<T>);
   }
 
-  findOne<T extends Doc = Doc>(collection: string, where: Filter): Promise<T | null> {
-    return this.scope.run(() => this.ops.findOne(collection, where) as T | null);
+  findOne<T extends Doc = Doc>(collection: string, where: Filter, orderBy?: OrderBy[]): Promise<T | null> {
+    return this.scope.run(() => this.ops.findOne(collection, where, orderBy) as T | null);
   }
 
   count(collection: string, where?: Filter): Promise<number> {

@@ -1,4 +1,4 @@
-import { StoreConflictError, type Doc, type Filter, type FindOptions, type FindResult } from '@reelbase/core';
+import { StoreConflictError, type Doc, type Filter, type FindOptions, type FindResult, type OrderBy } from '@reelbase/core';
 import { compileFilter } from './compile-filter';
 import { compileFind, compileWhere } from './compile-query';
 import { columnValues, decodeRow, encodeBody, mergePatch, toSqlId, type Body, type Row } from './row-codec';
@@ -97,8 +97,10 @@ export class Operations {
     });
   }
 
-  findOne<T extends Doc>(collection: string, where: Filter): T | null {
-    return this.find<T>(collection, { where, limit: 1 }).items[0] ?? null;
+  findOne<T extends Doc>(collection: string, where: Filter, orderBy?: OrderBy[]): T | null {
+    const { select, params } = compileFind(this.tables, this.table(collection), { where, orderBy });
+    const row = this.conn.get<Row>(select, [...params, 1, 0]);
+    return row ? decodeRow<T>(row) : null;
   }
 
   #row(table: Table, id: string): Row | undefined {

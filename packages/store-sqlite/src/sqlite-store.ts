@@ -1,4 +1,4 @@
-import type { Doc, Filter, FindOptions, FindResult, Store } from '@reelbase/core';
+import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store } from '@reelbase/core';
 import { Mutex, type Holder } from './mutex';
 import type { Operations } from './sqlite-operations';
 import { runTransaction, SqliteTransaction, TOP_LEVEL } from './sqlite-transaction';
@@ -42,8 +42,8 @@ export class SqliteStore implements Store {
     return this.#read((ops) => ops.find<T>(collection, options));
   }
 
-  async findOne<T extends Doc = Doc>(collection: string, where: Filter): Promise<T | null> {
-    return this.#read((ops) => ops.findOne<T>(collection, where));
+  async findOne<T extends Doc = Doc>(collection: string, where: Filter, orderBy?: OrderBy[]): Promise<T | null> {
+    return this.#read((ops) => ops.findOne<T>(collection, where, orderBy));
   }
 
   async count(collection: string, where?: Filter): Promise<number> {

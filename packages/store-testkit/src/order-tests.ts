@@ -85,6 +85,14 @@ export function orderTests(driver: StoreTestDriver): void {
       assert.equal(await store.findOne('people', or()), null);
     });
 
+    it('findOne follows an orderBy, then id', async () => {
+      const byAge = [{ field: 'age', direction: 'desc' as const }];
+      assert.equal((await store.findOne('people', eq('city', 'Paris'), byAge))?.id, '1');
+      assert.equal((await store.findOne('people', eq('city', 'London'), byAge))?.id, '2');
+      assert.equal((await store.findOne('people', eq('active', true), [{ field: 'name', direction: 'desc' }]))?.id, '6');
+      assert.equal(await store.findOne('people', eq('city', 'Nowhere'), byAge), null);
+    });
+
     it('count with and without a filter', async () => {
       assert.equal(await store.count('people'), 11);
       assert.equal(await store.count('people', gt('age', 30)), 3);

@@ -60,9 +60,12 @@ export function embeddableFilter(params: ListParams): boolean | undefined {
   return params.filter_embeddable;
 }
 
+/** One sort option: the store field it orders by and its default direction. */
+export const by = (field: string, direction: 'asc' | 'desc'): OrderBy[] => [{ field, direction }];
+
 /** Sort options name store fields; `direction` flips the default direction of the chosen sort. */
 export function orderOf(
-  sorts: Record<string, { field: string; direction: 'asc' | 'desc' }[]>,
+  sorts: Record<string, OrderBy[]>,
   sort: string,
   direction: 'asc' | 'desc' | undefined,
 ): OrderBy[] {

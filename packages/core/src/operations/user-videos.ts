@@ -1,6 +1,6 @@
 import { object } from 'superstruct';
 import { forbidden, invalidField } from '../engine/errors';
-import { embeddableFilter, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
+import { by, embeddableFilter, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { created, operation } from '../engine/operation';
 import { since } from '../engine/versions';
 import { representContext, targetUser } from '../domain/users';
@@ -50,14 +50,14 @@ function legacyApproach(type: string): string {
 }
 
 const sorts = {
-  alphabetical: [{ field: 'name', direction: 'asc' as const }],
-  comments: [{ field: 'comments_total', direction: 'desc' as const }],
-  date: [{ field: 'created_time', direction: 'desc' as const }],
-  default: [{ field: 'created_time', direction: 'desc' as const }],
-  duration: [{ field: 'duration', direction: 'desc' as const }],
-  likes: [{ field: 'likes_total', direction: 'desc' as const }],
-  modified_time: [{ field: 'modified_time', direction: 'desc' as const }],
-  plays: [{ field: 'plays', direction: 'desc' as const }],
+  alphabetical: by('name', 'asc'),
+  comments: by('comments_total', 'desc'),
+  date: by('created_time', 'desc'),
+  default: by('created_time', 'desc'),
+  duration: by('duration', 'desc'),
+  likes: by('likes_total', 'desc'),
+  modified_time: by('modified_time', 'desc'),
+  plays: by('plays', 'desc'),
 };
 type Sort = keyof typeof sorts;
 
@@ -87,8 +87,8 @@ export const listUserVideos = operation({
       offset: page.offset,
       limit: page.limit,
     });
-    const latest = await ctx.store.find<VideoRecord>('videos', { where: eq('user_id', owner.id), orderBy: [{ field: 'modified_time', direction: 'desc' }], limit: 1 });
-    return listReply(ctx, page, result.total, await representVideos(ctx, result.items), 'video', latest.items[0]?.modified_time ?? null);
+    const latest = await ctx.store.findOne<VideoRecord>('videos', eq('user_id', owner.id), by('modified_time', 'desc'));
+    return listReply(ctx, page, result.total, await representVideos(ctx, result.items), 'video', latest?.modified_time ?? null);
   },
 });
 

@@ -1,7 +1,7 @@
 import { array, boolean, enums, object, optional, pattern, refine, size, string } from 'superstruct';
 import { contentRatings, privacyComments, privacyEmbeds, privacyViews } from '../catalog/content';
 import { ApiError, codes, invalidField } from '../engine/errors';
-import { listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
+import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { ok, operation, updated } from '../engine/operation';
 import { actingUser, representContext, targetUser } from '../domain/users';
 import { hashSecret } from '../domain/secrets';
@@ -83,12 +83,12 @@ export const updateUser = operation({
 });
 
 const userSorts = {
-  alphabetical: [{ field: 'name', direction: 'asc' as const }],
-  date: [{ field: 'created_time', direction: 'desc' as const }],
-  followers: [{ field: 'followers_total', direction: 'desc' as const }],
-  videos: [{ field: 'videos_total', direction: 'desc' as const }],
+  alphabetical: by('name', 'asc'),
+  date: by('created_time', 'desc'),
+  followers: by('followers_total', 'desc'),
+  videos: by('videos_total', 'desc'),
   // Relevance among name matches: the most followed first.
-  relevant: [{ field: 'followers_total', direction: 'desc' as const }],
+  relevant: by('followers_total', 'desc'),
 };
 
 export const searchUsers = operation({

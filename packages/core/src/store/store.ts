@@ -57,8 +57,8 @@ export interface Store {
   /** True when a document was deleted. */
   delete(collection: string, id: string): Promise<boolean>;
   find<T extends Doc = Doc>(collection: string, options?: FindOptions): Promise<FindResult<T>>;
-  /** The first match in the given order, or null. */
-  findOne<T extends Doc = Doc>(collection: string, where: Filter): Promise<T | null>;
+  /** The first match in `orderBy` order (then id ascending), or null; never counts. */
+  findOne<T extends Doc = Doc>(collection: string, where: Filter, orderBy?: OrderBy[]): Promise<T | null>;
   count(collection: string, where?: Filter): Promise<number>;
   /** Deletes every match and answers how many. */
   deleteWhere(collection: string, where: Filter): Promise<number>;
