@@ -17,3 +17,4 @@ export { representUser } from './representations/user';
 export type { UserRecord, VideoRecord } from './records';
 export type { TokenRecord } from './engine/auth';
 export { renderReference, describeParams, type ParamDoc } from './docs/reference';
+export { accounts, contentRatings, licenses, privacyViews } from './catalog/content';

@@ -18,7 +18,8 @@ export async function representVideos(ctx: Context<unknown>, videos: VideoRecord
   const ids = [...new Set(videos.map((v) => v.user_id))];
   const owners = new Map<string, UserRecord>();
   if (ids.length) {
-    const { items } = await ctx.store.find<UserRecord>('users', { where: isIn('id', ids), limit: ids.length });
+    // No limit: an unlimited find needs no separate count.
+    const { items } = await ctx.store.find<UserRecord>('users', { where: isIn('id', ids) });
     for (const u of items) owners.set(u.id, u);
   }
   const rc = representContext(ctx);

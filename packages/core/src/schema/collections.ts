@@ -41,6 +41,8 @@ export const schema: Schema = {
       ['user_id', 'likes_total'],
       ['user_id', 'comments_total'],
       ['privacy_view', 'created_time'],
+      // What others see of a user's videos (listableVideos), newest first.
+      ['user_id', 'privacy_view', 'created_time'],
     ],
   },
 };

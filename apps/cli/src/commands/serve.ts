@@ -1,0 +1,103 @@
+import type { Command } from 'commander';
+import { createToken, createUser, parseScopes, type Service, type UserRecord } from '@reelbase/core';
+import { closeOnSignals, serve, type CorsOrigins } from '@reelbase/http';
+import { envOf, fromEnv, openService } from '../context';
+import { UsageError } from '../errors';
+import { line, type CliIo } from '../io';
+import { storeOption } from './options';
+
+interface ServeOptions {
+  port?: string;
+  host?: string;
+  store?: string;
+  cors?: string;
+}
+
+/** `reelbase serve`: the HTTP API on a store; a store without users gets an `admin` and a one-time token. */
+export function registerServe(program: Command, io: CliIo): void {
+  program
+    .command('serve')
+    .description('serve the HTTP API (first run on an empty store creates user admin and prints a token)')
+    .option('--port <port>', 'port to listen on, 0 for any free one (env PORT; default 8080)')
+    .option('--host <host>', 'address to bind (env HOST; default 127.0.0.1; 0.0.0.0 for every interface)')
+    .addOption(storeOption())
+    .option('--cors <origins>', 'origins allowed by CORS: *, a comma list of origins, or none (env REELBASE_CORS; default *)')
+    .action(async (opts: ServeOptions) => {
+      const env = envOf(io);
+      const port = parsePort(opts.port ?? fromEnv(env, 'PORT') ?? '8080');
+      const host = opts.host ?? fromEnv(env, 'HOST') ?? '127.0.0.1';
+      const corsFlag = opts.cors ?? fromEnv(env, 'REELBASE_CORS');
+      const cors = corsFlag === undefined ? undefined : parseCors(corsFlag);
+      const { service, target } = await openService(io, opts.store);
+      let running;
+      try {
+        running = await serve(service, { port, host, cors });
+      } catch (e) {
+        await service.close();
+        throw new Error(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
+      }
+      let admin;
+      try {
+        admin = await bootstrapAdmin(service);
+      } catch (e) {
+        await running.close();
+        throw e;
+      }
+      line(io.stdout, `reelbase serving ${running.url} (store ${target})`);
+      if (admin) printFirstRun(io, running.url, admin, opts.store);
+      io.onListening?.(running);
+      const { signal } = io;
+      if (!signal) {
+        closeOnSignals(running, (text) => line(io.stderr, text));
+        line(io.stdout, 'Stop with Ctrl-C.');
+        return new Promise<void>(() => {}); // the signal handlers end the process
+      }
+      if (!signal.aborted) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      await running.close();
+    });
+}
+
+/** On a store with no users: user `admin` and an all-scopes token, in one transaction. */
+export async function bootstrapAdmin(service: Service): Promise<{ user: UserRecord; token: string } | null> {
+  return service.store.transaction(async (tx) => {
+    if ((await tx.count('users')) > 0) return null;
+    const now = service.now();
+    const user = await createUser(tx, now, { name: 'admin' }, service.config.defaultAccount);
+    const { token } = await createToken(tx, now, user.id, parseScopes('all'));
+    return { user, token };
+  });
+}
+
+function printFirstRun(io: CliIo, url: string, admin: { user: UserRecord; token: string }, storeFlag: string | undefined): void {
+  const out = (text = '') => line(io.stdout, text);
+  out();
+  out(`First run: created user "admin" (/users/${admin.user.id}) and an access token with every scope.`);
+  out('The token is shown only this once; keep it:');
+  out();
+  out(`    ${admin.token}`);
+  out();
+  out('Try it:');
+  out();
+  out(`    curl -H "Authorization: Bearer ${admin.token}" ${url}/me`);
+  out();
+  out(`More tokens later: reelbase tokens create --user ${admin.user.id} --scopes all${storeFlag ? ` --store ${storeFlag}` : ''}`);
+  out();
+}
+
+export function parsePort(value: string): number {
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
+  if (!(port >= 0 && port <= 65535)) throw new UsageError(`invalid port "${value}": expected 0 to 65535`);
+  return port;
+}
+
+/** `*`, `none`, or a comma list of origins such as `https://app.example.com,http://localhost:3000`. */
+export function parseCors(value: string): CorsOrigins {
+  const trimmed = value.trim();
+  if (trimmed === '*') return '*';
+  if (trimmed === 'none' || trimmed === '') return [];
+  const origins = trimmed.split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of origins) {
+    if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new UsageError(`--cors: "${origin}" is not an origin like https://app.example.com (no path)`);
+  }
+  return origins;
+}

@@ -1,0 +1,40 @@
+import { createService, type Service, type ServiceConfig } from '@reelbase/core';
+import type { CliIo } from './io';
+import { describeStore, openStore, storeSpecFrom } from './store-spec';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export const envOf = (io: CliIo): Env => io.env ?? process.env;
+export const cwdOf = (io: CliIo): string => io.cwd ?? process.cwd();
+
+/** A variable's value, treating an empty one as unset. */
+export const fromEnv = (env: Env, name: string): string | undefined => env[name] || undefined;
+
+/** Service settings the environment may change: REELBASE_BASE_URL is the origin of absolute links. */
+export function serviceConfig(env: Env): Partial<ServiceConfig> {
+  const baseUrl = fromEnv(env, 'REELBASE_BASE_URL');
+  return baseUrl ? { baseUrl: baseUrl.replace(/\/+$/, '') } : {};
+}
+
+/** Opens the store a command names (--store, REELBASE_STORE or the default) as a service. */
+export async function openService(io: CliIo, storeFlag: string | undefined): Promise<{ service: Service; target: string }> {
+  const env = envOf(io);
+  const spec = storeSpecFrom(storeFlag, env, cwdOf(io));
+  const store = await openStore(spec);
+  const service = createService({
+    store,
+    config: serviceConfig(env),
+    onError: (e) => io.stderr(`reelbase: unexpected error: ${(e as Error)?.stack ?? String(e)}\n`),
+  });
+  return { service, target: describeStore(spec) };
+}
+
+/** Runs `fn` on an opened service and always closes its store. */
+export async function withService<R>(io: CliIo, storeFlag: string | undefined, fn: (service: Service) => Promise<R>): Promise<R> {
+  const { service } = await openService(io, storeFlag);
+  try {
+    return await fn(service);
+  } finally {
+    await service.close();
+  }
+}

@@ -1,0 +1,39 @@
+import { Command } from 'commander';
+import pkg from '../package.json' with { type: 'json' };
+import type { CliIo } from './io';
+import { registerApi } from './commands/api';
+import { registerServe } from './commands/serve';
+import { registerTokens } from './commands/tokens';
+import { registerUsers } from './commands/users';
+
+/**
+ * The `reelbase` command tree, writing through `io`. Settings are made before the subcommands
+ * are added because commander copies them into each subcommand at creation.
+ */
+export function createProgram(io: CliIo): Command {
+  const program = new Command('reelbase')
+    .description('reelbase: a self-hosted video hosting API — server and administration tool')
+    .version(pkg.version, '-V, --version')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
+    .showHelpAfterError('(add --help for usage)')
+    .helpCommand(true);
+  registerServe(program, io);
+  registerUsers(program, io);
+  registerTokens(program, io);
+  registerApi(program, io);
+  program.addHelpText(
+    'after',
+    [
+      '',
+      'Exit codes: 0 ok, 1 API or runtime error, 2 usage error.',
+      '',
+      'Examples:',
+      '  reelbase serve --port 8080 --store sqlite:./data/reelbase.db',
+      '  reelbase users create --name Alice --json',
+      '  reelbase tokens create --user 2 --scopes public,private,edit,upload',
+      '  reelbase api GET /me --token $TOKEN',
+    ].join('\n'),
+  );
+  return program;
+}

@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { cli, printedToken, startServe, stdoutJson, tempDir } from './cli-harness';
+
+for (const driver of ['sqlite', 'json'] as const) {
+  describe(`serve on ${driver}`, () => {
+    let dir: string;
+    let cleanup: () => void;
+    before(() => ({ dir, cleanup } = tempDir()));
+    after(() => cleanup());
+
+    it('creates admin on an empty store, prints a working token, and api reaches it over HTTP', async () => {
+      const store = driver === 'sqlite' ? 'sqlite:./data/r.db' : 'json:./data/r.json';
+      const running = await startServe(['--port', '0', '--host', '127.0.0.1', '--store', store], dir);
+      try {
+        const output = running.output();
+        assert.match(output, new RegExp(`^reelbase serving ${running.server.url} \\(store ${driver}:${join(dir, 'data')}/r\\.`));
+        assert.match(output, /created user "admin" \(\/users\/1\)/);
+        const token = printedToken(output);
+        assert.ok(output.includes(`curl -H "Authorization: Bearer ${token}" ${running.server.url}/me`));
+
+        const me = await cli(['api', 'GET', '/me', '--base-url', running.server.url, '--token', token]);
+        assert.equal(me.code, 0, me.stderr);
+        const admin = stdoutJson(me);
+        assert.equal(admin.name, 'admin');
+        assert.equal(admin.uri, '/users/1');
+        assert.equal(admin.link, `${running.server.url}/users/1`, 'links use the origin the request came to');
+
+        const created = await cli(['api', 'POST', '/me/videos', '--json-body', '{"name":"Over HTTP","privacy":{"view":"unlisted"}}'], {
+          env: { REELBASE_URL: running.server.url, REELBASE_TOKEN: token },
+        });
+        assert.equal(created.code, 0, created.stderr);
+        assert.equal(stdoutJson(created).privacy.view, 'unlisted');
+
+        const missing = await cli(['api', 'GET', '/videos/999', '--base-url', `${running.server.url}/`]);
+        assert.equal(missing.code, 1);
+        assert.equal(JSON.parse(missing.stderr).error_code, 5000);
+
+        const wrongMethod = await cli(['api', 'PUT', '/me', '--base-url', running.server.url, '--token', token]);
+        assert.equal(wrongMethod.code, 1);
+        assert.equal(JSON.parse(wrongMethod.stderr).error_code, 2204);
+      } finally {
+        const stopped = await running.stop();
+        assert.equal(stopped.code, 0, stopped.stderr);
+      }
+    });
+
+    it('prints no new token on a store that already has users', async () => {
+      const store = driver === 'sqlite' ? 'sqlite:./data/r.db' : 'json:./data/r.json';
+      const running = await startServe(['--port', '0', '--store', store], dir);
+      const output = running.output();
+      const stopped = await running.stop();
+      assert.equal(stopped.code, 0, stopped.stderr);
+      assert.doesNotMatch(output, /Bearer|First run/);
+      const users = await cli(['api', 'GET', '/users', '-d', 'fields=name', '--store', store], { cwd: dir });
+      assert.deepEqual(stdoutJson(users).data, [{ name: 'admin' }]);
+    });
+  });
+}
+
+describe('serve options', () => {
+  let dir: string;
+  let cleanup: () => void;
+  before(() => ({ dir, cleanup } = tempDir()));
+  after(() => cleanup());
+
+  it('uses the default store under ./data, PORT and HOST from the environment', async () => {
+    const abort = new AbortController();
+    let url = '';
+    let stdout = '';
+    const { run } = await import('../src/index');
+    const done = run(['serve'], {
+      env: { PORT: '0', HOST: '127.0.0.1' },
+      cwd: dir,
+      signal: abort.signal,
+      onListening: (server) => {
+        url = server.url;
+        abort.abort();
+      },
+      stdout: (text) => void (stdout += text),
+      stderr: () => {},
+    });
+    assert.equal(await done, 0);
+    assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.ok(stdout.includes(`(store sqlite:${join(dir, 'data', 'reelbase.db')})`), stdout);
+  });
+
+  it('answers CORS only for the origins given with --cors', async () => {
+    const running = await startServe(['--port', '0', '--store', 'json:memory', '--cors', 'https://app.example, http://localhost:3000'], dir);
+    try {
+      const allowed = await fetch(`${running.server.url}/`, { headers: { origin: 'https://app.example' } });
+      assert.equal(allowed.headers.get('access-control-allow-origin'), 'https://app.example');
+      const other = await fetch(`${running.server.url}/`, { headers: { origin: 'https://evil.example' } });
+      assert.equal(other.headers.get('access-control-allow-origin'), null);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it('reports a port already in use as a runtime error (exit 1)', async () => {
+    const first = await startServe(['--port', '0', '--store', 'sqlite::memory:'], dir);
+    try {
+      const second = await cli(['serve', '--port', String(first.server.port), '--host', '127.0.0.1', '--store', 'sqlite::memory:'], { cwd: dir });
+      assert.equal(second.code, 1);
+      assert.match(second.stderr, /cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE/);
+    } finally {
+      await first.stop();
+    }
+  });
+});

@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { describeStore, parseStoreSpec, UsageError } from '../src/index';
+
+describe('store spec', () => {
+  it('reads file and memory forms of both drivers', () => {
+    assert.deepEqual(parseStoreSpec('sqlite:./data/reelbase.db', '/srv'), { driver: 'sqlite', path: '/srv/data/reelbase.db' });
+    assert.deepEqual(parseStoreSpec('sqlite:/var/lib/r.db', '/srv'), { driver: 'sqlite', path: '/var/lib/r.db' });
+    assert.deepEqual(parseStoreSpec('sqlite::memory:', '/srv'), { driver: 'sqlite', path: null });
+    assert.deepEqual(parseStoreSpec('json:./data/reelbase.json', '/srv'), { driver: 'json', path: '/srv/data/reelbase.json' });
+    assert.deepEqual(parseStoreSpec('json:memory', '/srv'), { driver: 'json', path: null });
+  });
+
+  it('names stores back in the same syntax', () => {
+    assert.equal(describeStore(parseStoreSpec('sqlite::memory:', '/')), 'sqlite::memory:');
+    assert.equal(describeStore(parseStoreSpec('json:memory', '/')), 'json:memory');
+    assert.equal(describeStore(parseStoreSpec('json:x.json', '/srv')), 'json:/srv/x.json');
+  });
+
+  it('refuses an unknown scheme, no scheme and an empty path as usage errors', () => {
+    for (const spec of ['postgres://db/x', 'mongodb:x', './data/reelbase.db', 'sqlite:', 'json:', '']) {
+      assert.throws(() => parseStoreSpec(spec, '/srv'), UsageError, spec);
+    }
+  });
+});

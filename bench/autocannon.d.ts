@@ -1,0 +1,28 @@
+// The part of autocannon 8's API the bench uses (the package ships no types).
+declare module 'autocannon' {
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    workers?: number;
+    headers?: Record<string, string>;
+  }
+  interface Histogram {
+    average: number;
+    mean: number;
+    p50: number;
+    p99: number;
+    total: number;
+  }
+  interface Result {
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    requests: Histogram;
+    latency: Histogram;
+    throughput: Histogram;
+  }
+  function autocannon(options: Options): Promise<Result>;
+  export default autocannon;
+}
