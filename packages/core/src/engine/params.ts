@@ -70,4 +70,8 @@ export function readParams<T>(struct: Struct<T, unknown>, input: unknown): T {
 }
 
 /** Superstruct says "Expected …, but received: …"; keep it but make it read as a sentence about the field. */
-const describe = (message: string): string => message.replace(/^Expected /, 'must be ').replace(/, but received: /, '; received ');
+const describe = (message: string): string =>
+  message
+    .replace(/^Expected /, 'must be ')
+    .replace(/\ba (integer|object|array)\b/, 'an $1')
+    .replace(/,? but received:? /, '; received ');
