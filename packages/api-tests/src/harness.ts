@@ -70,6 +70,18 @@ export class Harness {
     return { user, token };
   }
 
+  /** Creates a video through the API (POST /me/videos) and answers its id. */
+  async video(owner: Fixture, json: Record<string, unknown> = {}): Promise<string> {
+    const r = await this.call('POST', '/me/videos', { token: owner.token, json: { name: 'Clip', ...json } });
+    if (r.status !== 201) throw new Error(`creating a video failed: ${r.status} ${r.text}`);
+    return String(r.body.uri).split('/').pop()!;
+  }
+
+  /** `follower` follows `target`, written straight to the store (the follow endpoints are tested on their own). */
+  async follow(follower: Fixture, target: Fixture): Promise<void> {
+    await this.service.store.insert('follows', { user_id: follower.user.id, target_id: target.user.id, created_time: this.clock.now().toISOString() });
+  }
+
   async call(method: string, path: string, o: CallOptions = {}): Promise<Answer> {
     const headers: Record<string, string> = { ...o.headers };
     if (o.token) headers.authorization = `Bearer ${o.token}`;

@@ -74,8 +74,21 @@ export type VideoRecord = {
   width: number;
   height: number;
   plays: number;
+  /** Counters kept in step, in the same transaction, by the operations that change them. */
   likes_total: number;
   comments_total: number;
+  credits_total: number;
+  pictures_total: number;
+  texttracks_total: number;
+  users_with_access_total: number;
+  /** The tags on the video, in the order added (their membership rows live in `video_tags`). */
+  tags: { name: string; canonical: string }[];
+  /** Category slugs suggested for the video (rows in `video_categories`). */
+  categories: string[];
+  /** The picture shown for the video; null shows the service placeholder. */
+  active_picture: PictureRecord | null;
+  /** The embed preset applied to the video. */
+  preset_id: string | null;
   parent_folder: string | null;
   created_time: string;
   modified_time: string;
@@ -90,3 +103,22 @@ export interface EmbedSettings {
   volume: boolean;
   title: Record<'name' | 'owner' | 'portrait', string>;
 }
+
+/** A picture: a video thumbnail, a user portrait, an On Demand poster… (`owner_kind` says which). */
+export type PictureRecord = {
+  id: string;
+  owner_kind: string;
+  owner_id: string;
+  active: boolean;
+  /** Offset into the video the thumbnail was taken at, in seconds. */
+  time: number | null;
+  type: string;
+  created_time: string;
+  modified_time: string;
+};
+
+/** A follow: `user_id` follows `target_id`. Drives `contacts` privacy and the social family. */
+export type FollowRecord = { id: string; user_id: string; target_id: string; created_time: string };
+
+/** A membership of a user with a video (likes, watch later, watched, privacy access lists). */
+export type UserVideoRecord = { id: string; user_id: string; video_id: string; created_time: string };

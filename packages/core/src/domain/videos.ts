@@ -1,10 +1,11 @@
 import type { Store } from '../store/store';
-import { isIn } from '../store/filters';
-import type { UserRecord, VideoRecord } from '../records';
+import { and, eq, isIn } from '../store/filters';
+import type { UserRecord, UserVideoRecord, VideoRecord } from '../records';
 import { notFound } from '../engine/errors';
 import type { Context } from '../engine/operation';
 import { representVideo } from '../representations/video';
 import { representContext } from './users';
+import { assertCanView } from './visibility';
 
 /** The video a path names (404 when missing). */
 export async function loadVideo(store: Store, id: string): Promise<VideoRecord> {
@@ -13,19 +14,65 @@ export async function loadVideo(store: Store, id: string): Promise<VideoRecord> 
   return video;
 }
 
-/** Clip representations for a page of videos, loading their owners in one query. */
+/** A video the caller may see (404 when missing or hidden; 403 for a missing or wrong password). */
+export async function loadVisibleVideo(ctx: Context<unknown>, id: string, password?: string): Promise<VideoRecord> {
+  const video = await loadVideo(ctx.store, id);
+  await assertCanView(ctx.store, video, ctx.principal.user, password);
+  return video;
+}
+
+/** Clip representations for a page of videos: owners and the viewer's likes, queue and history in one query each. */
 export async function representVideos(ctx: Context<unknown>, videos: VideoRecord[]): Promise<Record<string, unknown>[]> {
-  const ids = [...new Set(videos.map((v) => v.user_id))];
-  const owners = new Map<string, UserRecord>();
-  if (ids.length) {
-    // No limit: an unlimited find needs no separate count.
-    const { items } = await ctx.store.find<UserRecord>('users', { where: isIn('id', ids) });
-    for (const u of items) owners.set(u.id, u);
-  }
+  if (videos.length === 0) return [];
+  const ownerIds = [...new Set(videos.map((v) => v.user_id))];
+  const videoIds = videos.map((v) => v.id);
+  const viewer = ctx.principal.user;
+  // Finds without a limit need no separate count.
+  const [owners, liked, watchlater, watched] = await Promise.all([
+    ctx.store.find<UserRecord>('users', { where: isIn('id', ownerIds) }),
+    viewer ? timesByVideo(ctx.store, 'likes', viewer.id, videoIds) : new Map<string, string>(),
+    viewer ? timesByVideo(ctx.store, 'watchlater', viewer.id, videoIds) : new Map<string, string>(),
+    viewer ? timesByVideo(ctx.store, 'watched', viewer.id, videoIds) : new Map<string, string>(),
+  ]);
+  const byId = new Map(owners.items.map((u) => [u.id, u]));
   const rc = representContext(ctx);
-  return videos.map((v) => representVideo(v, owners.get(v.user_id)!, rc));
+  return videos.map((v) =>
+    representVideo(v, byId.get(v.user_id)!, rc, {
+      liked: liked.get(v.id) ?? null,
+      watchlater: watchlater.get(v.id) ?? null,
+      watched: watched.get(v.id) ?? null,
+    }),
+  );
+}
+
+/** video id → time of the viewer's row in a user↔video membership collection. */
+async function timesByVideo(store: Store, collection: string, userId: string, videoIds: string[]): Promise<Map<string, string>> {
+  const { items } = await store.find<UserVideoRecord>(collection, { where: and(eq('user_id', userId), isIn('video_id', videoIds)) });
+  return new Map(items.map((r) => [r.video_id, r.created_time]));
 }
 
 export async function representOne(ctx: Context<unknown>, video: VideoRecord): Promise<Record<string, unknown>> {
   return (await representVideos(ctx, [video]))[0];
+}
+
+/** Collections whose rows belong to one video through `video_id`; they go when the video goes. */
+const videoOwned = [
+  'comments',
+  'credits',
+  'texttracks',
+  'timeline_thumbnails',
+  'likes',
+  'watchlater',
+  'watched',
+  'video_access',
+  'video_domains',
+  'video_tags',
+  'video_categories',
+];
+
+/** Deletes a video and everything that belongs to it (the caller's transaction makes it all-or-nothing). */
+export async function deleteVideoRecords(store: Store, videoId: string): Promise<void> {
+  for (const collection of videoOwned) await store.deleteWhere(collection, eq('video_id', videoId));
+  await store.deleteWhere('pictures', and(eq('owner_kind', 'video'), eq('owner_id', videoId)));
+  await store.delete('videos', videoId);
 }

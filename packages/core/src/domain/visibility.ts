@@ -1,15 +1,24 @@
-import type { Filter } from '../store/store';
-import { eq, isIn, or } from '../store/filters';
+import type { Filter, Store } from '../store/store';
+import { and, eq, inSelect, or, where } from '../store/filters';
 import type { UserRecord, VideoRecord } from '../records';
 import { forbidden, notFound } from '../engine/errors';
 import { verifySecret } from './secrets';
 
 /**
- * The one rule deciding who may read a video (SPEC.md privacy.view). The owner always may;
- * `anybody` and `unlisted` (by direct id) are open; `password` needs the password.
- * `contacts` and `users` open up once follows and access lists exist; until then only the owner.
+ * The one rule deciding who may see a video (SPEC.md privacy.view), in two forms: a check for
+ * one video and a store filter for lists, so lists never post-filter and totals stay true.
+ *
+ * | view     | owner | followed by owner | on access list | anyone else       |
+ * |----------|-------|-------------------|----------------|-------------------|
+ * | anybody  | yes   | yes               | yes            | yes               |
+ * | contacts | yes   | yes               | no             | no                |
+ * | users    | yes   | no                | yes            | no                |
+ * | password | yes   | with the password, by id only                          |
+ * | unlisted | yes   | by id only, never listed                               |
+ * | nobody   | yes   | no                                                     |
+ * | disable  | yes   | no                                                     |
  */
-export function assertCanView(video: VideoRecord, viewer: UserRecord | null, password: string | undefined): void {
+export async function assertCanView(store: Store, video: VideoRecord, viewer: UserRecord | null, password?: string): Promise<void> {
   if (viewer?.id === video.user_id) return;
   switch (video.privacy_view) {
     case 'anybody':
@@ -22,13 +31,29 @@ export function assertCanView(video: VideoRecord, viewer: UserRecord | null, pas
           ? 'This video is password protected: send its password as the `password` parameter.'
           : 'The video password is wrong.',
       );
-    default:
-      throw notFound('video');
+    case 'contacts':
+      if (viewer && (await store.findOne('follows', where({ user_id: video.user_id, target_id: viewer.id })))) return;
+      break;
+    case 'users':
+      if (viewer && (await store.findOne('video_access', where({ video_id: video.id, user_id: viewer.id })))) return;
+      break;
   }
+  throw notFound('video');
 }
 
-/** The videos of `ownerId` that `viewer` may see listed: the store filters with it, so totals and pages stay true. */
+/** Videos `viewer` may see listed, whoever owns them. */
+export function visibleVideos(viewer: UserRecord | null): Filter {
+  if (!viewer) return eq('privacy_view', 'anybody');
+  return or(
+    eq('user_id', viewer.id),
+    eq('privacy_view', 'anybody'),
+    and(eq('privacy_view', 'contacts'), inSelect('user_id', 'follows', 'user_id', eq('target_id', viewer.id))),
+    and(eq('privacy_view', 'users'), inSelect('id', 'video_access', 'video_id', eq('user_id', viewer.id))),
+  );
+}
+
+/** The videos of `ownerId` that `viewer` may see listed. */
 export function listableVideos(viewer: UserRecord | null, ownerId: string): Filter {
   if (viewer?.id === ownerId) return eq('user_id', ownerId);
-  return { and: [eq('user_id', ownerId), or(isIn('privacy_view', ['anybody']))] };
+  return and(eq('user_id', ownerId), visibleVideos(viewer));
 }

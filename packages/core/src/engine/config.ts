@@ -8,6 +8,8 @@ export interface ServiceConfig {
   userSearch: boolean;
   /** Plan given to users created without one. */
   defaultAccount: string;
+  /** Comments containing any of these words (case-insensitive) are refused as spam (403/3301). */
+  spamWords: string[];
 }
 
 export const defaultConfig: ServiceConfig = {
@@ -15,4 +17,5 @@ export const defaultConfig: ServiceConfig = {
   vendor: 'reelbase',
   userSearch: true,
   defaultAccount: 'pro',
+  spamWords: [],
 };

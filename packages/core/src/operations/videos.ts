@@ -1,7 +1,7 @@
 import { object, optional, size, string } from 'superstruct';
 import { notFound } from '../engine/errors';
 import { noContent, ok, operation, updated } from '../engine/operation';
-import { loadVideo, representOne } from '../domain/videos';
+import { deleteVideoRecords, loadVideo, loadVisibleVideo, representOne } from '../domain/videos';
 import { targetUser } from '../domain/users';
 import { assertCanView } from '../domain/visibility';
 import { assertOwner, checkVideoRules, videoPatch } from '../domain/video-write';
@@ -17,9 +17,7 @@ export const getVideo = operation({
   paths: ['/videos/{video_id}'],
   params: viewParams,
   async handle(ctx) {
-    const video = await loadVideo(ctx.store, ctx.path.video_id);
-    assertCanView(video, ctx.principal.user, ctx.params.password);
-    return ok(await representOne(ctx, video), 'video');
+    return ok(await representOne(ctx, await loadVisibleVideo(ctx, ctx.path.video_id, ctx.params.password)), 'video');
   },
 });
 
@@ -51,7 +49,7 @@ export const deleteVideo = operation({
   async handle(ctx) {
     const video = await loadVideo(ctx.store, ctx.path.video_id);
     assertOwner(ctx, video, 'delete');
-    await ctx.store.delete('videos', video.id);
+    await deleteVideoRecords(ctx.store, video.id);
     await ctx.store.increment('users', video.user_id, 'videos_total', -1);
     return noContent();
   },
@@ -67,7 +65,7 @@ export const getOwnedVideo = operation({
     const user = await targetUser(ctx);
     const video = await loadVideo(ctx.store, ctx.path.video_id);
     if (video.user_id !== user.id) throw notFound('video');
-    assertCanView(video, ctx.principal.user, ctx.params.password);
+    await assertCanView(ctx.store, video, ctx.principal.user, ctx.params.password);
     return ok(await representOne(ctx, video), 'video');
   },
 });

@@ -1,12 +1,30 @@
+import { categories } from '../catalog/categories';
 import type { UserRecord, VideoRecord } from '../records';
 import { since } from '../engine/versions';
+import { representCategory } from './category';
 import { connection, interaction, placeholderPicture, resourceKey, type RepresentContext } from './common';
+import { representPicture } from './picture';
+import { representTag } from './tag';
 import { representUserSummary } from './user';
+
+/** What the viewer has done with a video: the times they liked, queued and last watched it. */
+export interface ViewerState {
+  liked: string | null;
+  watchlater: string | null;
+  watched: string | null;
+}
+
+export const noViewerState: ViewerState = { liked: null, watchlater: null, watched: null };
 
 export const videoUri = (id: string): string => `/videos/${id}`;
 
-/** The Clip representation. `owner` is the video's user, loaded by the caller. */
-export function representVideo(video: VideoRecord, owner: UserRecord, ctx: RepresentContext): Record<string, unknown> {
+/** The Clip representation. `owner` is the video's user and `state` the viewer's, loaded by the caller. */
+export function representVideo(
+  video: VideoRecord,
+  owner: UserRecord,
+  ctx: RepresentContext,
+  state: ViewerState = noViewerState,
+): Record<string, unknown> {
   const uri = videoUri(video.id);
   const isOwner = ctx.viewer?.id === video.user_id;
   const link = `${ctx.baseUrl}/videos/${video.id}/player`;
@@ -27,8 +45,10 @@ export function representVideo(video: VideoRecord, owner: UserRecord, ctx: Repre
     modified_time: video.modified_time,
     release_time: video.release_time,
     user: representUserSummary(owner, ctx),
-    pictures: placeholderPicture(ctx, 'thumbnail'),
-    tags: [],
+    pictures: video.active_picture
+      ? representPicture(video.active_picture, `${uri}/pictures/${video.active_picture.id}`, ctx)
+      : placeholderPicture(ctx, 'thumbnail'),
+    tags: video.tags.map((t) => representTag(t)),
     privacy: { view: video.privacy_view, ...video.privacy },
     embed: { ...video.embed, html: embedHtml(link, video) },
     spatial: video.spatial,
@@ -53,15 +73,20 @@ export function representVideo(video: VideoRecord, owner: UserRecord, ctx: Repre
   if (since(ctx.version, 'reviewPage')) out.review_page = { active: video.review_page_active, link: isOwner ? reviewLink : null };
   else out.review_link = isOwner && video.review_page_active ? reviewLink : null;
   if (since(ctx.version, 'parentFolder')) out.parent_folder = video.parent_folder;
-  if (since(ctx.version, 'clipCategories')) out.categories = [];
+  if (since(ctx.version, 'clipCategories')) {
+    out.categories = video.categories.flatMap((slug) => {
+      const category = categories.get(slug);
+      return category ? [representCategory(category, ctx)] : [];
+    });
+  }
   if (since(ctx.version, 'connections')) {
     const connections: Record<string, unknown> = {
       comments: connection(`${uri}/comments`, video.comments_total, ['GET', 'POST']),
-      credits: connection(`${uri}/credits`, 0, ['GET', 'POST']),
+      credits: connection(`${uri}/credits`, video.credits_total, ['GET', 'POST']),
       likes: connection(`${uri}/likes`, video.likes_total),
-      pictures: connection(`${uri}/pictures`, 0, ['GET', 'POST']),
-      texttracks: connection(`${uri}/texttracks`, 0, ['GET', 'POST']),
-      users_with_access: connection(`${uri}/privacy/users`, 0, ['GET', 'PUT']),
+      pictures: connection(`${uri}/pictures`, video.pictures_total, ['GET', 'POST']),
+      texttracks: connection(`${uri}/texttracks`, video.texttracks_total, ['GET', 'POST']),
+      users_with_access: connection(`${uri}/privacy/users`, video.users_with_access_total, ['GET', 'PUT']),
       available_channels: connection(`${uri}/available_channels`, 0),
       albums: connection(`${uri}/albums`, 0),
       versions: connection(`${uri}/versions`, 1, ['GET', 'POST']),
@@ -72,9 +97,9 @@ export function representVideo(video: VideoRecord, owner: UserRecord, ctx: Repre
       connections,
       interactions: viewer
         ? {
-            like: interaction(`/users/${viewer}/likes/${video.id}`, false, null),
-            watchlater: interaction(`/users/${viewer}/watchlater/${video.id}`, false, null),
-            watched: interaction(`/users/${viewer}/watched/videos/${video.id}`, false, null, ['DELETE']),
+            like: interaction(`/users/${viewer}/likes/${video.id}`, state.liked !== null, state.liked),
+            watchlater: interaction(`/users/${viewer}/watchlater/${video.id}`, state.watchlater !== null, state.watchlater),
+            watched: interaction(`/users/${viewer}/watched/videos/${video.id}`, state.watched !== null, state.watched, ['DELETE']),
           }
         : {},
     };

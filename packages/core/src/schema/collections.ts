@@ -1,4 +1,12 @@
-import type { Schema } from '../store/schema-types';
+import type { CollectionSchema, Schema } from '../store/schema-types';
+
+/** A user↔video membership (likes, watch later, watch history, access lists): unique per pair. */
+const userVideo = (extra: CollectionSchema['fields'] = {}): CollectionSchema => ({
+  id: 'auto',
+  fields: { user_id: 'string', video_id: 'string', created_time: 'string', ...extra },
+  indexes: [['user_id', 'created_time'], ['video_id', 'created_time']],
+  unique: [['user_id', 'video_id']],
+});
 
 /**
  * Every collection core stores, with the fields it filters and sorts on. Drivers build tables
@@ -31,6 +39,7 @@ export const schema: Schema = {
       likes_total: 'integer',
       comments_total: 'integer',
       parent_folder: 'string',
+      preset_id: 'string',
     },
     indexes: [
       ['user_id', 'created_time'],
@@ -41,8 +50,77 @@ export const schema: Schema = {
       ['user_id', 'likes_total'],
       ['user_id', 'comments_total'],
       ['privacy_view', 'created_time'],
-      // What others see of a user's videos (listableVideos), newest first.
+      // What others see of a user's videos (the visibility rule), newest first.
       ['user_id', 'privacy_view', 'created_time'],
     ],
+  },
+  /** `user_id` follows `target_id`. */
+  follows: {
+    id: 'auto',
+    fields: { user_id: 'string', target_id: 'string', created_time: 'string' },
+    indexes: [['user_id', 'created_time'], ['target_id', 'created_time']],
+    unique: [['user_id', 'target_id']],
+  },
+  likes: userVideo(),
+  watchlater: userVideo(),
+  /** Watch history; `created_time` is the last time the user watched the video. */
+  watched: userVideo(),
+  /** The users a `users`-privacy video is shared with. */
+  video_access: userVideo(),
+  /** The embed whitelist of a video. */
+  video_domains: {
+    id: 'auto',
+    fields: { video_id: 'string', domain: 'string', created_time: 'string' },
+    indexes: [['video_id', 'created_time']],
+    unique: [['video_id', 'domain']],
+  },
+  comments: {
+    id: 'auto',
+    fields: { video_id: 'string', user_id: 'string', parent_id: 'string', text: 'text', created_time: 'string' },
+    indexes: [['video_id', 'parent_id', 'created_time'], ['parent_id', 'created_time']],
+  },
+  credits: {
+    id: 'auto',
+    fields: { video_id: 'string', user_id: 'string', creator_id: 'string', name: 'text', role: 'string', created_time: 'string' },
+    indexes: [['video_id', 'created_time'], ['user_id', 'created_time']],
+    unique: [['video_id', 'user_id', 'role']],
+  },
+  texttracks: {
+    id: 'auto',
+    fields: { video_id: 'string', language: 'string', type: 'string', active: 'boolean', name: 'text', created_time: 'string' },
+    indexes: [['video_id', 'language', 'active']],
+  },
+  /** Thumbnails, portraits, posters…: `owner_kind` and `owner_id` say whose. */
+  pictures: {
+    id: 'auto',
+    fields: { owner_kind: 'string', owner_id: 'string', active: 'boolean', created_time: 'string' },
+    indexes: [['owner_kind', 'owner_id', 'created_time']],
+  },
+  timeline_thumbnails: {
+    id: 'auto',
+    fields: { video_id: 'string', created_time: 'string' },
+    indexes: [['video_id', 'created_time']],
+  },
+  presets: {
+    id: 'auto',
+    fields: { user_id: 'string', name: 'text', created_time: 'string' },
+    indexes: [['user_id', 'created_time']],
+  },
+  /** Tags by canonical word (the id). */
+  tags: {
+    id: 'text',
+    fields: { name: 'text', created_time: 'string' },
+  },
+  video_tags: {
+    id: 'auto',
+    fields: { video_id: 'string', tag: 'string', created_time: 'string' },
+    indexes: [['tag', 'created_time'], ['video_id', 'created_time']],
+    unique: [['video_id', 'tag']],
+  },
+  video_categories: {
+    id: 'auto',
+    fields: { video_id: 'string', category: 'string', created_time: 'string' },
+    indexes: [['category', 'created_time'], ['video_id', 'created_time']],
+    unique: [['video_id', 'category']],
   },
 };
