@@ -1,4 +1,4 @@
-import { createService, createToken, createUser, parseScopes, type Service, type UserRecord } from '@reelbase/core';
+import { createService, createToken, createUser, isoTime, parseScopes, type Service, type UserRecord } from '@reelbase/core';
 import { serve, type RunningServer } from '@reelbase/http';
 import type { TestDriver } from './drivers';
 
@@ -79,7 +79,7 @@ export class Harness {
 
   /** `follower` follows `target`, written straight to the store (the follow endpoints are tested on their own). */
   async follow(follower: Fixture, target: Fixture): Promise<void> {
-    await this.service.store.insert('follows', { user_id: follower.user.id, target_id: target.user.id, created_time: this.clock.now().toISOString() });
+    await this.service.store.insert('follows', { user_id: follower.user.id, target_id: target.user.id, created_time: isoTime(this.clock.now()) });
   }
 
   async call(method: string, path: string, o: CallOptions = {}): Promise<Answer> {

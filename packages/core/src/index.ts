@@ -18,3 +18,4 @@ export type { UserRecord, VideoRecord } from './records';
 export type { TokenRecord } from './engine/auth';
 export { renderReference, describeParams, type ParamDoc } from './docs/reference';
 export { accounts, contentRatings, licenses, privacyViews } from './catalog/content';
+export { isoTime } from './representations/common';

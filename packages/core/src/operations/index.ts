@@ -1,10 +1,38 @@
 import type { Operation } from '../engine/operation';
+import { categoryOperations } from './categories';
+import { commentOperations } from './comments';
+import { creditOperations } from './credits';
 import { rootOperation } from './root';
+import { tagOperations } from './tags';
+import { texttrackOperations } from './texttracks';
+import { timelineThumbnailOperations } from './timeline-thumbnails';
 import { userOperations } from './users';
 import { userVideoOperations } from './user-videos';
+import { versionOperations } from './versions';
+import { videoLikeOperations } from './video-likes';
+import { videoPictureOperations } from './video-pictures';
+import { videoPresetOperations } from './video-presets';
+import { videoPrivacyOperations } from './video-privacy';
 import { videoOperations } from './videos';
+import { watchedOperations } from './watched';
 
-const families = [...userOperations, ...videoOperations, ...userVideoOperations] as readonly Operation<unknown>[];
+const families = [
+  ...userOperations,
+  ...videoOperations,
+  ...userVideoOperations,
+  ...commentOperations,
+  ...creditOperations,
+  ...texttrackOperations,
+  ...videoPictureOperations,
+  ...timelineThumbnailOperations,
+  ...videoPresetOperations,
+  ...tagOperations,
+  ...categoryOperations,
+  ...videoPrivacyOperations,
+  ...videoLikeOperations,
+  ...watchedOperations,
+  ...versionOperations,
+] as readonly Operation<unknown>[];
 
 /** The operation table: one object per spec row; each family lives in its own file. */
 export const operations: readonly Operation<unknown>[] = [...families, rootOperation(families)];
