@@ -55,7 +55,7 @@ for (const driver of drivers) {
           const lacking = await h.user(`Lacks ${op.scope}`, scopes.filter((s) => s !== op.scope).join(','));
           const before = await h.call('GET', `/videos/${videoId}`, { token: alice.token });
           for (const path of op.paths) {
-            const r = await h.call(op.method, concrete(path).replace(alice.user.id, lacking.user.id), { token: lacking.token, json: {} });
+            const r = await h.call(op.method, concrete(path).replace(alice.user.id, lacking.user.id), { token: lacking.token, json: op.method === 'GET' ? undefined : {} });
             assert.equal(r.status, 403, `${path}: ${r.text}`);
             assert.match(r.body.developer_message, new RegExp(`"${op.scope}"`));
           }

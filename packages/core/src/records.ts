@@ -117,8 +117,64 @@ export type PictureRecord = {
   modified_time: string;
 };
 
+/** A set of timeline (scrubbing) thumbnails of a video; generated from the video's frames. */
+export type TimelineThumbnailRecord = { id: string; video_id: string; created_time: string };
+
+/** An embed preset: a user's named set of player settings that videos can take (`VideoRecord.preset_id`). */
+export type PresetRecord = { id: string; user_id: string; name: string; created_time: string };
+
+/** A credit: `user_id` is credited in `role` on a video; `creator_id` added it. */
+export type CreditRecord = {
+  id: string;
+  video_id: string;
+  user_id: string;
+  creator_id: string;
+  name: string;
+  role: string;
+  /** Where the credited person is reached; kept private, never represented. */
+  email: string;
+  created_time: string;
+  modified_time: string;
+};
+
+/** A text track (captions, subtitles…) of a video. */
+export type TexttrackRecord = {
+  id: string;
+  video_id: string;
+  name: string;
+  language: string;
+  type: string;
+  /** Shown in the player; at most one active track per language. */
+  active: boolean;
+  /** True when an administrator disabled the track (a takedown): it can no longer be edited or deleted (403/3431). */
+  disabled: boolean;
+  created_time: string;
+  modified_time: string;
+};
+
 /** A follow: `user_id` follows `target_id`. Drives `contacts` privacy and the social family. */
 export type FollowRecord = { id: string; user_id: string; target_id: string; created_time: string };
 
 /** A membership of a user with a video (likes, watch later, watched, privacy access lists). */
 export type UserVideoRecord = { id: string; user_id: string; video_id: string; created_time: string };
+
+/** A domain on a video's embed whitelist (privacy.embed `whitelist`); `domain` is lower case. */
+export type VideoDomainRecord = { id: string; video_id: string; domain: string; allow_hd: boolean; created_time: string };
+
+/** A replacement file requested for a video (POST /videos/{id}/versions); its bytes arrive with the uploads issue. */
+export type VideoVersionRecord = {
+  id: string;
+  video_id: string;
+  file_name: string;
+  upload: { approach: string; link: string | null; size: number | null; status: string };
+  created_time: string;
+};
+
+/** A tag word anyone has used; `id` is its canonical form, `name` the first spelling seen. */
+export type TagRecord = { id: string; name: string; created_time: string };
+
+/** A tag on a video (`tag` is the canonical word); the video's `tags` array mirrors these rows. */
+export type VideoTagRecord = { id: string; video_id: string; tag: string; created_time: string };
+
+/** A category suggested for a video (`category` is a slug); the video's `categories` array mirrors these rows. */
+export type VideoCategoryRecord = { id: string; video_id: string; category: string; created_time: string };

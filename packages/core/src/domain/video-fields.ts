@@ -4,7 +4,7 @@ import { languages } from '../catalog/languages';
 
 const bool = () => optional(boolean());
 const titleShow = () => optional(enums(['hide', 'show', 'user']));
-const httpUrl = refine(size(string(), 1, 2048), 'url', (v) => /^https?:\/\/[^\s]+$/i.test(v) || 'must be an http or https URL');
+export const httpUrl = refine(size(string(), 1, 2048), 'url', (v) => /^https?:\/\/[^\s]+$/i.test(v) || 'must be an http or https URL');
 const range = (lo: number, hi: number) => max(min(number(), lo), hi);
 
 /** The fields of SPEC.md's Video table, writable through PATCH and at creation. */

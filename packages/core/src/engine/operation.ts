@@ -4,7 +4,8 @@ import type { Principal } from './auth';
 import type { ServiceConfig } from './config';
 import type { ParsedRequest } from './request';
 import type { Scope } from './scopes';
-import { since, type Version } from './versions';
+import { codes } from './errors';
+import { since, type Change, type Version } from './versions';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -47,10 +48,18 @@ export interface Operation<P = unknown> {
   auth?: 'user';
   /** The 401 code this family answers (SPEC.md, Errors): 8003 unless stated. */
   invalidCredentials?: number;
+  /** The 401 code answered before `until` took effect, where SPEC.md names an "earlier form". */
+  earlierInvalidCredentials?: { code: number; until: Change };
   /** Query params for GET, body params otherwise. */
   params?: Struct<P, unknown>;
   handle(ctx: Context<P>): Promise<Reply>;
 }
+
+/** The 401 code `op` answers at `version`. */
+export const invalidCredentialsCode = (op: Operation<unknown>, version: Version): number =>
+  op.earlierInvalidCredentials && !since(version, op.earlierInvalidCredentials.until)
+    ? op.earlierInvalidCredentials.code
+    : op.invalidCredentials ?? codes.invalidCredentials;
 
 /** Declares an operation with its params type inferred from the struct. */
 export const operation = <P>(op: Operation<P>): Operation<P> => op;

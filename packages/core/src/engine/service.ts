@@ -4,7 +4,7 @@ import { anonymous, authenticate, bearerToken, type Principal } from './auth';
 import { defaultConfig, type ServiceConfig } from './config';
 import { ApiError, codes } from './errors';
 import { isListEnvelope, trimFields } from './fields';
-import type { Context, Operation, Reply } from './operation';
+import { invalidCredentialsCode, type Context, type Operation, type Reply } from './operation';
 import { readParams } from './params';
 import { parseRequest, type ParsedRequest, type ServiceRequest, type ServiceResponse } from './request';
 import { createRouter } from './router';
@@ -81,7 +81,7 @@ export function createEngine(options: ServiceOptions): Service {
       });
     }
     const { op } = found;
-    const invalidCode = op.invalidCredentials ?? codes.invalidCredentials;
+    const invalidCode = invalidCredentialsCode(op, version);
     const presented = token === null ? undefined : token ?? bearerToken(parsed.headers.authorization);
     const principal: Principal = presented === undefined ? anonymous : await authenticate(store, presented, invalidCode);
     const needsUser = op.auth === 'user' || (op.scope !== undefined && op.scope !== 'public') || found.viaMe;

@@ -17,10 +17,20 @@ export const changes = {
   typedContentTypes: [3, 2, 0],
   /** The picture `default` field exists (removed again in 3.3). */
   pictureDefaultField: [3, 2, 0],
+  /** POST pictures answers 201 (200 in 3.1). */
+  pictureCreated: [3, 2, 0],
   /** Connections appear in representations. */
   connections: [3, 2, 0],
   /** Category interactions, Clip categories and recommendations; 200-with-resource on several PUTs. */
   clipCategories: [3, 3, 0],
+  /** POST credits answers 201 with the Credit (an empty 201 before). */
+  creditOnCreate: [3, 3, 0],
+  /** DELETE text track answers 204 (200 with the deleted track before). */
+  texttrackDeleteNoContent: [3, 2, 0],
+  /** PUT /videos/{id}/privacy/users/{user_id} answers 200 with the User (204 before). */
+  privacyUserReturnsUser: [3, 3, 0],
+  /** PUT /videos/{id}/tags answers 200 (201 before). */
+  videoTagsOk: [3, 3, 0],
   /** review_page replaces review_link. */
   reviewPage: [3, 3, 6],
   /** Clip carries parent_folder; User carries the folders connection. */
@@ -31,8 +41,12 @@ export const changes = {
   fullUploadAnswers: [3, 3, 11],
   /** POST /me/videos answers 201 with a Clip; `type` instead of upload.approach is a 400. */
   clipOnVideoCreate: [3, 4, 0],
+  /** POST /videos/{id}/versions takes every upload approach (only tus before: 404/5013). */
+  versionsAnyApproach: [3, 4, 0],
   /** User upload_quota.quota.hd/.sd removed. */
   noQuotaHdSd: [3, 4, 0],
+  /** Comment operations answer 401 with 8003 (8000 before: SPEC.md "8000 in an earlier form"). */
+  commentsInvalidCredentials8003: [3, 4, 0],
 } as const satisfies Record<string, Version>;
 
 export type Change = keyof typeof changes;

@@ -1,3 +1,135 @@
-import type { Operation } from '../engine/operation';
+import { array, object, optional, size, string } from 'superstruct';
+import { topLevelCategories, type Category } from '../catalog/categories';
+import { notFound } from '../engine/errors';
+import { by, listParams, listReply, pageOf, type ListParams } from '../engine/list';
+import { created, ok, operation, type Context } from '../engine/operation';
+import { categoriesOfVideo, checkSuggestionLimits, inCategory, lastVideoTime, loadCategory, setVideoCategories, videoInCategory } from '../domain/categories';
+import { loadOwnedVideo } from '../domain/owned-video';
+import { representContext } from '../domain/users';
+import { listVisibleVideos } from '../domain/video-lists';
+import { loadVisibleVideo, representOne } from '../domain/videos';
+import { representCategory } from '../representations/category';
 
-export const categoryOperations: Operation<never>[] = [];
+const password = optional(size(string(), 1, 128));
+
+const represent = (ctx: Context<unknown>, categories: readonly Category[]) => {
+  const rc = representContext(ctx);
+  return categories.map((c) => representCategory(c, rc));
+};
+
+export const listVideoCategories = operation({
+  id: 'videos.categories.list',
+  summary: 'List the categories suggested for a video',
+  method: 'GET',
+  paths: ['/videos/{video_id}/categories'],
+  params: object({ password }),
+  async handle(ctx) {
+    const video = await loadVisibleVideo(ctx, ctx.path.video_id, ctx.params.password);
+    const data = represent(ctx, categoriesOfVideo(video));
+    // At most three categories, kept on the video itself: always one page.
+    return listReply(ctx, pageOf({}), data.length, data, 'category');
+  },
+});
+
+export const suggestVideoCategories = operation({
+  id: 'videos.categories.set',
+  summary: "Suggest a video's categories (by slug or name), replacing the earlier suggestion: up to two categories and one subcategory",
+  method: 'PUT',
+  paths: ['/videos/{video_id}/categories'],
+  scope: 'edit',
+  params: object({ category: size(array(size(string(), 1, 100)), 0, 20) }),
+  async handle(ctx) {
+    const video = await loadOwnedVideo(ctx, ctx.path.video_id, 'categorise');
+    const chosen = [...new Set(ctx.params.category.map(loadCategory))];
+    checkSuggestionLimits(chosen);
+    await setVideoCategories(ctx.store, video, chosen, ctx.now());
+    return created(represent(ctx, chosen), 'category');
+  },
+});
+
+type CategorySort = 'last_video_featured_time' | 'name';
+
+export const listCategories = operation({
+  id: 'categories.list',
+  summary: 'List the top-level categories',
+  method: 'GET',
+  paths: ['/categories'],
+  params: object(listParams<CategorySort, never>({ sort: ['last_video_featured_time', 'name'] })),
+  async handle(ctx) {
+    const p = ctx.params as ListParams<CategorySort>;
+    const page = pageOf(p);
+    const sorted = await sortCategories(ctx, topLevelCategories(), p.sort ?? 'name', p.direction);
+    const data = represent(ctx, sorted.slice(page.offset, page.offset + page.limit));
+    return listReply(ctx, page, sorted.length, data, 'category');
+  },
+});
+
+/**
+ * The tree is a fixed catalog, so it sorts in memory. The service features no videos itself, so
+ * `last_video_featured_time` is the latest time a video the caller may see was put in the
+ * category or one of its subcategories: newest first by default, categories without one counting
+ * as oldest, ties by name.
+ */
+async function sortCategories(ctx: Context<unknown>, list: Category[], sort: CategorySort, direction?: 'asc' | 'desc'): Promise<Category[]> {
+  const byName = (a: Category, b: Category) => a.name.localeCompare(b.name);
+  if (sort === 'name') return [...list].sort(direction === 'desc' ? (a, b) => byName(b, a) : byName);
+  const latest = new Map<string, string>();
+  for (const category of list) latest.set(category.slug, (await lastVideoTime(ctx.store, category, ctx.principal.user)) ?? '');
+  const sign = direction === 'asc' ? 1 : -1;
+  return [...list].sort((a, b) => sign * latest.get(a.slug)!.localeCompare(latest.get(b.slug)!) || byName(a, b));
+}
+
+export const getCategory = operation({
+  id: 'categories.get',
+  summary: 'Get a category (by slug or name)',
+  method: 'GET',
+  paths: ['/categories/{category}'],
+  async handle(ctx) {
+    return ok(represent(ctx, [loadCategory(ctx.path.category)])[0], 'category');
+  },
+});
+
+const videoSorts = {
+  date: by('created_time', 'desc'),
+  alphabetical: by('name', 'asc'),
+  plays: by('plays', 'desc'),
+  likes: by('likes_total', 'desc'),
+  comments: by('comments_total', 'desc'),
+  duration: by('duration', 'desc'),
+};
+type VideoSort = keyof typeof videoSorts;
+
+export const listCategoryVideos = operation({
+  id: 'categories.videos.list',
+  summary: 'List the videos in a category or its subcategories that the caller may see',
+  method: 'GET',
+  paths: ['/categories/{category}/videos'],
+  params: object(listParams({ sort: Object.keys(videoSorts) as VideoSort[], filter: ['embeddable'] as const, query: true, filterEmbeddable: true })),
+  async handle(ctx) {
+    const category = loadCategory(ctx.path.category);
+    return listVisibleVideos(ctx, ctx.params as ListParams<VideoSort, 'embeddable'>, { where: inCategory(category), sorts: videoSorts, defaultSort: 'date' });
+  },
+});
+
+export const getCategoryVideo = operation({
+  id: 'categories.videos.get',
+  summary: 'Get a video of a category (404 when it is not in the category)',
+  method: 'GET',
+  paths: ['/categories/{category}/videos/{video_id}'],
+  params: object({ password }),
+  async handle(ctx) {
+    const category = loadCategory(ctx.path.category);
+    const video = await loadVisibleVideo(ctx, ctx.path.video_id, ctx.params.password);
+    if (!videoInCategory(video, category)) throw notFound('video');
+    return ok(await representOne(ctx, video), 'video');
+  },
+});
+
+export const categoryOperations = [
+  listVideoCategories,
+  suggestVideoCategories,
+  listCategories,
+  getCategory,
+  listCategoryVideos,
+  getCategoryVideo,
+];

@@ -1,3 +1,75 @@
-import type { Operation } from '../engine/operation';
+import { enums, integer, max, min, object, optional, pattern, size, string } from 'superstruct';
+import { ApiError, forbidden, invalidField, notFound } from '../engine/errors';
+import { created, ok, operation, type Context } from '../engine/operation';
+import { since } from '../engine/versions';
+import { findById } from '../domain/lookup';
+import { loadOwnedVideo } from '../domain/owned-video';
+import { httpUrl } from '../domain/video-fields';
+import { representOne } from '../domain/videos';
+import type { VideoRecord, VideoVersionRecord } from '../records';
+import { isoTime } from '../representations/common';
+import { representVideoVersion } from '../representations/video-version';
 
-export const versionOperations: Operation<never>[] = [];
+/** The video of a versions path, with the codes SPEC.md gives this family: 404/5012 missing or hidden, 403/3427 not the owner. */
+async function versionedVideo(ctx: Context<unknown>, action: string): Promise<VideoRecord> {
+  try {
+    return await loadOwnedVideo(ctx, ctx.path.video_id, action);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) throw notFound('video', 5012);
+    if (e instanceof ApiError && e.status === 403) throw forbidden(e.developerMessage, 3427);
+    throw e;
+  }
+}
+
+export const createVersion = operation({
+  id: 'videos.versions.create',
+  summary: 'Start uploading a new file for a video',
+  method: 'POST',
+  paths: ['/videos/{video_id}/versions'],
+  scope: 'upload',
+  params: object({
+    file_name: pattern(size(string(), 1, 255), /\S/),
+    upload: object({
+      approach: enums(['post', 'pull', 'streaming', 'tus']),
+      link: optional(httpUrl),
+      // SPEC.md types it a string; digits as a string or an integer, in bytes.
+      size: optional(max(min(integer(), 1), Number.MAX_SAFE_INTEGER)),
+    }),
+  }),
+  async handle(ctx) {
+    const { file_name, upload } = ctx.params;
+    if (upload.approach !== 'tus' && !since(ctx.version, 'versionsAnyApproach')) {
+      throw new ApiError(
+        404,
+        5013,
+        'This is unavailable in the API version you asked for.',
+        'Below API version 3.4, POST /videos/{video_id}/versions takes only upload.approach tus.',
+      );
+    }
+    if (upload.approach === 'pull' && !upload.link) throw invalidField('upload.link', 'is required when upload.approach is pull');
+    const video = await versionedVideo(ctx, 'add versions to');
+    const version = await ctx.store.insert<VideoVersionRecord>('video_versions', {
+      video_id: video.id,
+      file_name,
+      upload: { approach: upload.approach, link: upload.link ?? null, size: upload.size ?? null, status: 'in_progress' },
+      created_time: isoTime(ctx.now()),
+    });
+    return created(representVideoVersion(version, await representOne(ctx, video)), 'uploadattempt');
+  },
+});
+
+export const getVersion = operation({
+  id: 'videos.versions.get',
+  summary: 'Get the upload of a new file for a video',
+  method: 'GET',
+  paths: ['/videos/{video_id}/versions/{version_id}'],
+  auth: 'user',
+  async handle(ctx) {
+    const video = await versionedVideo(ctx, 'see the versions of');
+    const version = await findById<VideoVersionRecord>(ctx.store, 'video_versions', ctx.path.version_id);
+    if (version?.video_id !== video.id) throw notFound('upload for the version', 5011);
+    return ok(representVideoVersion(version, await representOne(ctx, video)), 'uploadattempt');
+  },
+});
+
+export const versionOperations = [createVersion, getVersion];

@@ -74,6 +74,12 @@ export const schema: Schema = {
     indexes: [['video_id', 'created_time']],
     unique: [['video_id', 'domain']],
   },
+  /** Replacement files requested for a video, newest last. */
+  video_versions: {
+    id: 'auto',
+    fields: { video_id: 'string', created_time: 'string' },
+    indexes: [['video_id', 'created_time']],
+  },
   comments: {
     id: 'auto',
     fields: { video_id: 'string', user_id: 'string', parent_id: 'string', text: 'text', created_time: 'string' },
@@ -88,7 +94,7 @@ export const schema: Schema = {
   texttracks: {
     id: 'auto',
     fields: { video_id: 'string', language: 'string', type: 'string', active: 'boolean', name: 'text', created_time: 'string' },
-    indexes: [['video_id', 'language', 'active']],
+    indexes: [['video_id', 'language', 'active'], ['video_id', 'created_time']],
   },
   /** Thumbnails, portraits, posters…: `owner_kind` and `owner_id` say whose. */
   pictures: {

@@ -1,0 +1,110 @@
+import type { Filter, Store } from '../store/store';
+import { and, eq, inSelect } from '../store/filters';
+import type { TagRecord, VideoRecord, VideoTagRecord } from '../records';
+import { ApiError, codes, forbidden, invalidField } from '../engine/errors';
+import type { Context } from '../engine/operation';
+import { isoTime } from '../representations/common';
+import { canonicalTag } from '../representations/tag';
+
+/** SPEC.md, Limits: at most 20 tags per video (403 beyond). */
+export const maxTagsPerVideo = 20;
+const maxTagLength = 100;
+/**
+ * Control characters, `/` (the engine decodes `%2F` before routing, so such a word could never be
+ * named in `/tags/{word}`) and `,` (lists travel comma-separated in forms and queries).
+ */
+const rejected = /[\u0000-\u001f\u007f/,]/;
+
+/** A tag as written on a video: the spelling given (spaces collapsed) and the canonical word. */
+export interface TagWord {
+  name: string;
+  canonical: string;
+}
+
+/** Reads one tag word, or answers 400 naming `field`. */
+export function readTagWord(raw: string, field: string): TagWord {
+  const name = raw.trim().replace(/\s+/g, ' ');
+  if (name === '') throw invalidField(field, 'must be a tag word; it is empty');
+  if ([...name].length > maxTagLength) throw invalidField(field, `must be at most ${maxTagLength} characters long`);
+  if (rejected.test(name)) throw invalidField(field, 'must not contain control characters, "/" or ","');
+  return { name, canonical: canonicalTag(name) };
+}
+
+/**
+ * The body of PUT /videos/{id}/tags: a JSON list whose entries are `{ "tag": … }`, `{ "name": … }`
+ * or plain strings. 2205 unless the body is a non-empty JSON list; 400 naming a bad entry.
+ */
+export function readTagList(ctx: Context<unknown>): TagWord[] {
+  const { bodyKind, body } = ctx.request;
+  if (bodyKind !== 'json' || !Array.isArray(body) || body.length === 0) {
+    throw new ApiError(
+      400,
+      codes.badBody,
+      'The request body could not be read.',
+      'The body must be a non-empty JSON-encoded list of tags, e.g. [{"tag":"travel"},{"name":"food"}] (Content-Type: application/json).',
+    );
+  }
+  return body.map((entry: unknown, i) => {
+    if (typeof entry === 'string') return readTagWord(entry, String(i));
+    if (entry && typeof entry === 'object' && !Array.isArray(entry)) {
+      const { tag, name } = entry as Record<string, unknown>;
+      const [field, word] = tag !== undefined ? [`${i}.tag`, tag] : [`${i}.name`, name];
+      if (typeof word === 'string') return readTagWord(word, field);
+      if (word !== undefined) throw invalidField(field, 'must be a string');
+    }
+    throw invalidField(String(i), 'must be a tag word or an object with a tag (or name) string');
+  });
+}
+
+/**
+ * PUT /videos/{id}/tags/{word} and friends take no parameters besides `allowed`: SPEC.md answers
+ * 400 to an unsupported one, where the engine would silently drop it.
+ */
+export function rejectParameters(ctx: Context<unknown>, allowed: readonly string[] = []): void {
+  const { query, body, bodyKind } = ctx.request;
+  if (bodyKind !== 'none' && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+    throw new ApiError(400, codes.badBody, 'The request body could not be read.', 'This operation takes no body.');
+  }
+  const given = [...Object.keys(query), ...Object.keys(body ?? {})].filter((n) => n !== 'fields' && !allowed.includes(n));
+  if (given.length) throw invalidField(given[0], 'is not a parameter of this operation');
+}
+
+/**
+ * Adds tags to a video, skipping those already on it (by canonical word), and keeps the tag rows,
+ * the `video_tags` rows and the video's `tags` array in step. 403 when the video would carry more
+ * than 20 tags; nothing is written then.
+ */
+export async function addTags(store: Store, video: VideoRecord, words: TagWord[], now: Date): Promise<VideoRecord> {
+  const present = new Set(video.tags.map((t) => t.canonical));
+  const added: TagWord[] = [];
+  for (const word of words) {
+    if (present.has(word.canonical)) continue;
+    present.add(word.canonical);
+    added.push(word);
+  }
+  if (added.length === 0) return video;
+  if (video.tags.length + added.length > maxTagsPerVideo) {
+    throw forbidden(`A video carries at most ${maxTagsPerVideo} tags; this one has ${video.tags.length} and ${added.length} more were given.`);
+  }
+  const time = isoTime(now);
+  for (const word of added) {
+    if (!(await store.get<TagRecord>('tags', word.canonical))) {
+      await store.insert<TagRecord>('tags', { id: word.canonical, name: word.name, created_time: time });
+    }
+    await store.insert<VideoTagRecord>('video_tags', { video_id: video.id, tag: word.canonical, created_time: time });
+  }
+  return (await store.update<VideoRecord>('videos', video.id, { tags: [...video.tags, ...added], modified_time: time }))!;
+}
+
+/** Takes a tag off a video (rows and array); a tag that is not on it changes nothing. */
+export async function removeTag(store: Store, video: VideoRecord, canonical: string, now: Date): Promise<void> {
+  if (!video.tags.some((t) => t.canonical === canonical)) return;
+  await store.deleteWhere('video_tags', and(eq('video_id', video.id), eq('tag', canonical)));
+  await store.update<VideoRecord>('videos', video.id, {
+    tags: video.tags.filter((t) => t.canonical !== canonical),
+    modified_time: isoTime(now),
+  });
+}
+
+/** The videos carrying a tag, as a store filter (callers add the visibility rule). */
+export const taggedWith = (canonical: string): Filter => inSelect('id', 'video_tags', 'video_id', eq('tag', canonical));

@@ -1,0 +1,37 @@
+import type { Filter, OrderBy } from '../store/store';
+import { and, contains, eq, or } from '../store/filters';
+import type { VideoRecord } from '../records';
+import { embeddableFilter, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
+import type { Context, Reply } from '../engine/operation';
+import { representVideos } from './videos';
+import { visibleVideos } from './visibility';
+
+export interface VideoListOptions {
+  /** Which videos belong to the list (a membership semi-join, say); visibility is added here. */
+  where: Filter;
+  sorts: Record<string, OrderBy[]>;
+  defaultSort: string;
+}
+
+/**
+ * A page of the videos in a list that the caller may see, as Clips in the list envelope. The
+ * visibility rule, `query` (name or description) and `filter=embeddable` all filter in the store,
+ * so `total` and paging stay true.
+ */
+export async function listVisibleVideos(ctx: Context<unknown>, params: ListParams, options: VideoListOptions): Promise<Reply> {
+  const page = pageOf(params);
+  const embeddable = embeddableFilter(params);
+  const query = params.query?.trim();
+  const result = await ctx.store.find<VideoRecord>('videos', {
+    where: and(
+      options.where,
+      visibleVideos(ctx.principal.user),
+      embeddable === undefined ? undefined : eq('embeddable', embeddable),
+      query ? or(contains('name', query), contains('description', query)) : undefined,
+    ),
+    orderBy: orderOf(options.sorts, params.sort ?? options.defaultSort, params.direction),
+    offset: page.offset,
+    limit: page.limit,
+  });
+  return listReply(ctx, page, result.total, await representVideos(ctx, result.items), 'video');
+}

@@ -1,0 +1,29 @@
+import type { VideoVersionRecord } from '../records';
+import { resourceKey } from './common';
+import { videoUri } from './video';
+
+export const videoVersionUri = (record: VideoVersionRecord): string => `${videoUri(record.video_id)}/versions/${record.id}`;
+
+/**
+ * The Upload Attempt answered for a new version of a video: the file it will replace the video's
+ * with and how it arrives. `clip` is the video's Clip; `upload_link` stays null until the upload
+ * endpoints exist.
+ */
+export function representVideoVersion(record: VideoVersionRecord, clip: Record<string, unknown>): Record<string, unknown> {
+  return {
+    uri: videoVersionUri(record),
+    file_name: record.file_name,
+    created_time: record.created_time,
+    clip,
+    upload: {
+      status: record.upload.status,
+      approach: record.upload.approach,
+      size: record.upload.size,
+      link: record.upload.link,
+      upload_link: null,
+      redirect_url: null,
+      form: null,
+    },
+    resource_key: resourceKey('version', record.id),
+  };
+}
