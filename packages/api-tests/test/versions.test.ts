@@ -29,6 +29,7 @@ for (const driver of drivers) {
       assert.deepEqual(r.body.upload, { status: 'in_progress', approach: 'tus', size: 1234, link: null, upload_link: null, redirect_url: null, form: null });
       assert.equal(r.body.clip.uri, `/videos/${video}`);
       assert.equal(r.body.clip.name, 'Original');
+      assert.deepEqual(r.body.clip.metadata.connections.versions, { uri: `/videos/${video}/versions`, options: ['POST'], total: 2 });
       assert.equal(typeof r.body.resource_key, 'string');
       const again = await h.call('GET', r.body.uri, { token: alice.token });
       assert.equal(again.status, 200, again.text);

@@ -19,6 +19,16 @@ for (const driver of drivers) {
     });
     after(() => h.stop());
 
+    it('the Clip names its preset in embed_presets before 3.3 only', async () => {
+      const uri = await video();
+      const p = await preset(alice);
+      assert.equal((await h.call('PUT', `${uri}/presets/${p}`, { token: alice.token })).status, 204);
+      const old = await h.call('GET', uri, { version: '3.2' });
+      assert.deepEqual(old.body.embed_presets, { uri: `/users/${alice.user.id}/presets/${p}` });
+      assert.equal((await h.call('GET', uri)).body.embed_presets, undefined);
+      assert.equal((await h.call('GET', await video(), { version: '3.2' })).body.embed_presets, null);
+    });
+
     it('PUT applies the preset (204), GET then answers 204, DELETE removes it', async () => {
       const uri = await video();
       const p = await preset(alice);

@@ -36,7 +36,7 @@ for (const driver of drivers) {
       const clip = await h.call('GET', `/videos/${first}`, { token: alice.token });
       assert.deepEqual(clip.body.metadata.interactions.watched, {
         uri: `/users/${alice.user.id}/watched/videos/${first}`,
-        options: ['DELETE'],
+        options: ['PUT', 'DELETE'],
         added: true,
         added_time: '2026-01-02T03:05:05+00:00',
       });

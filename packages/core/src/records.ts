@@ -81,6 +81,8 @@ export type VideoRecord = {
   pictures_total: number;
   texttracks_total: number;
   users_with_access_total: number;
+  /** Files the video has had: the first upload plus every version. */
+  versions_total: number;
   /** The tags on the video, in the order added (their membership rows live in `video_tags`). */
   tags: { name: string; canonical: string }[];
   /** Category slugs suggested for the video (rows in `video_categories`). */

@@ -80,6 +80,7 @@ export function newVideo(owner: UserRecord, now: Date): Omit<VideoRecord, 'id'> 
     pictures_total: 0,
     texttracks_total: 0,
     users_with_access_total: 0,
+    versions_total: 1,
     tags: [],
     categories: [],
     active_picture: null,

@@ -68,6 +68,7 @@ const videoOwned = [
   'video_domains',
   'video_tags',
   'video_categories',
+  'video_versions',
 ];
 
 /** Deletes a video and everything that belongs to it (the caller's transaction makes it all-or-nothing). */

@@ -54,7 +54,8 @@ export const createVersion = operation({
       upload: { approach: upload.approach, link: upload.link ?? null, size: upload.size ?? null, status: 'in_progress' },
       created_time: isoTime(ctx.now()),
     });
-    return created(representVideoVersion(version, await representOne(ctx, video)), 'uploadattempt');
+    const counted = await ctx.store.increment<VideoRecord>('videos', video.id, 'versions_total', 1);
+    return created(representVideoVersion(version, await representOne(ctx, counted!)), 'uploadattempt');
   },
 });
 

@@ -73,6 +73,10 @@ export function representVideo(
   if (since(ctx.version, 'reviewPage')) out.review_page = { active: video.review_page_active, link: isOwner ? reviewLink : null };
   else out.review_link = isOwner && video.review_page_active ? reviewLink : null;
   if (since(ctx.version, 'parentFolder')) out.parent_folder = video.parent_folder;
+  // Before 3.3 the Clip named its embed preset (SPEC.md, Versioning 3.3: embed_presets removed).
+  if (!since(ctx.version, 'clipCategories')) {
+    out.embed_presets = video.preset_id ? { uri: `/users/${video.user_id}/presets/${video.preset_id}` } : null;
+  }
   if (since(ctx.version, 'clipCategories')) {
     out.categories = video.categories.flatMap((slug) => {
       const category = categories.get(slug);
@@ -89,7 +93,7 @@ export function representVideo(
       users_with_access: connection(`${uri}/privacy/users`, video.users_with_access_total, ['GET', 'PUT']),
       available_channels: connection(`${uri}/available_channels`, 0),
       albums: connection(`${uri}/albums`, 0),
-      versions: connection(`${uri}/versions`, 1, ['GET', 'POST']),
+      versions: connection(`${uri}/versions`, video.versions_total, ['POST']),
     };
     if (since(ctx.version, 'clipCategories')) connections.recommendations = { uri: `${uri}/recommendations`, options: ['GET'] };
     const viewer = ctx.viewer?.id;
@@ -99,7 +103,7 @@ export function representVideo(
         ? {
             like: interaction(`/users/${viewer}/likes/${video.id}`, state.liked !== null, state.liked),
             watchlater: interaction(`/users/${viewer}/watchlater/${video.id}`, state.watchlater !== null, state.watchlater),
-            watched: interaction(`/users/${viewer}/watched/videos/${video.id}`, state.watched !== null, state.watched, ['DELETE']),
+            watched: interaction(`/users/${viewer}/watched/videos/${video.id}`, state.watched !== null, state.watched, ['PUT', 'DELETE']),
           }
         : {},
     };
