@@ -26,8 +26,6 @@ const password = optional(size(string(), 1, 128));
 const viewParams = object({ password });
 const writeParams = object({ text: optional(string()), password });
 
-const commentPath = '/videos/{video_id}/comments/{comment_id}';
-
 /** The caller of an operation with a scope: the engine has already refused anonymous callers. */
 const caller = (ctx: Context<unknown>): UserRecord => ctx.principal.user as UserRecord;
 
@@ -94,7 +92,7 @@ export const getComment = operation({
   id: 'videos.comments.get',
   summary: 'Get a comment or reply',
   method: 'GET',
-  paths: [commentPath],
+  paths: ['/videos/{video_id}/comments/{comment_id}'],
   params: viewParams,
   async handle(ctx) {
     const video = await loadVisibleVideo(ctx, ctx.path.video_id, ctx.params.password);
@@ -108,7 +106,7 @@ export const updateComment = operation({
   id: 'videos.comments.update',
   summary: 'Edit the text of a comment the caller wrote',
   method: 'PATCH',
-  paths: [commentPath],
+  paths: ['/videos/{video_id}/comments/{comment_id}'],
   scope: 'edit',
   params: writeParams,
   async handle(ctx) {
@@ -129,7 +127,7 @@ export const deleteComment = operation({
   id: 'videos.comments.delete',
   summary: "Delete a comment with its replies (its author or the video's owner)",
   method: 'DELETE',
-  paths: [commentPath],
+  paths: ['/videos/{video_id}/comments/{comment_id}'],
   scope: 'delete',
   params: viewParams,
   async handle(ctx) {
@@ -154,7 +152,7 @@ export const createReply = operation({
   id: 'videos.comments.replies.create',
   summary: 'Reply to a comment',
   method: 'POST',
-  paths: [`${commentPath}/replies`],
+  paths: ['/videos/{video_id}/comments/{comment_id}/replies'],
   scope: 'interact',
   params: writeParams,
   handle: (ctx) => addComment(ctx, ctx.path.comment_id),
@@ -165,7 +163,7 @@ export const listReplies = operation({
   id: 'videos.comments.replies.list',
   summary: 'List the replies to a comment, oldest first',
   method: 'GET',
-  paths: [`${commentPath}/replies`],
+  paths: ['/videos/{video_id}/comments/{comment_id}/replies'],
   params: object({ ...listParams({ direction: false }), password }),
   async handle(ctx) {
     const video = await loadVisibleVideo(ctx, ctx.path.video_id, ctx.params.password);
