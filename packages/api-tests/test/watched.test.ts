@@ -126,3 +126,28 @@ for (const driver of drivers) {
     });
   });
 }
+
+for (const driver of drivers) {
+  describe(`watch history counts on the User (${driver.name})`, () => {
+    let h: Harness;
+    before(async () => {
+      h = await Harness.start(driver);
+    });
+    after(() => h.stop());
+
+    it('metadata.connections.watched_videos.total follows marking, removing, clearing and video deletion', async () => {
+      const owner = await h.user('Owner');
+      const viewer = await h.user('Viewer');
+      const total = async () => (await h.call('GET', '/me', { token: viewer.token })).body.metadata.connections.watched_videos.total;
+      const [a, b, c] = [await h.video(owner), await h.video(owner), await h.video(owner)];
+      for (const id of [a, b, c, a]) assert.equal((await h.call('PUT', `/me/watched/videos/${id}`, { token: viewer.token })).status, 204);
+      assert.equal(await total(), 3);
+      assert.equal((await h.call('DELETE', `/me/watched/videos/${a}`, { token: viewer.token })).status, 204);
+      assert.equal(await total(), 2);
+      assert.equal((await h.call('DELETE', `/videos/${b}`, { token: owner.token })).status, 204);
+      assert.equal(await total(), 1);
+      assert.equal((await h.call('DELETE', '/me/watched/videos', { token: viewer.token })).status, 204);
+      assert.equal(await total(), 0);
+    });
+  });
+}

@@ -30,9 +30,20 @@ export type UserRecord = {
   can_follow: boolean;
   /** A paid-plan account that opted out of the privacy settings beyond unlisted/contacts/disable. */
   privacy_opt_out: boolean;
+  /** Connection totals of the User, kept in step by the operations that change them. */
   videos_total: number;
   followers_total: number;
   following_total: number;
+  albums_total: number;
+  appearances_total: number;
+  categories_total: number;
+  channels_total: number;
+  folders_total: number;
+  groups_total: number;
+  likes_total: number;
+  pictures_total: number;
+  watchlater_total: number;
+  watched_total: number;
 }
 
 export interface DirectorTimelineEntry {

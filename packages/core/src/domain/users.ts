@@ -36,6 +36,16 @@ export async function createUser(store: Store, now: Date, input: NewUser, defaul
     videos_total: 0,
     followers_total: 0,
     following_total: 0,
+    albums_total: 0,
+    appearances_total: 0,
+    categories_total: 0,
+    channels_total: 0,
+    folders_total: 0,
+    groups_total: 0,
+    likes_total: 0,
+    pictures_total: 0,
+    watchlater_total: 0,
+    watched_total: 0,
   });
 }
 

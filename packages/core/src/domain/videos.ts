@@ -71,8 +71,15 @@ const videoOwned = [
   'video_versions',
 ];
 
+/** User counters that count a user's rows in a user↔video collection. */
+const userCounters: Record<string, string> = { likes: 'likes_total', watchlater: 'watchlater_total', watched: 'watched_total' };
+
 /** Deletes a video and everything that belongs to it (the caller's transaction makes it all-or-nothing). */
 export async function deleteVideoRecords(store: Store, videoId: string): Promise<void> {
+  for (const [collection, counter] of Object.entries(userCounters)) {
+    const { items } = await store.find<UserVideoRecord>(collection, { where: eq('video_id', videoId) });
+    for (const row of items) await store.increment('users', row.user_id, counter, -1);
+  }
   for (const collection of videoOwned) await store.deleteWhere(collection, eq('video_id', videoId));
   await store.deleteWhere('pictures', and(eq('owner_kind', 'video'), eq('owner_id', videoId)));
   await store.delete('videos', videoId);

@@ -1,4 +1,11 @@
 import type { Operation } from '../engine/operation';
+import { albumOperations } from './albums';
+import { channelOperations } from './channels';
+import { embedOperations } from './embed';
+import { feedOperations } from './feed';
+import { groupOperations } from './groups';
+import { ondemandOperations } from './ondemand';
+import { peopleOperations } from './people';
 import { categoryOperations } from './categories';
 import { commentOperations } from './comments';
 import { creditOperations } from './credits';
@@ -32,6 +39,13 @@ const families = [
   ...videoLikeOperations,
   ...watchedOperations,
   ...versionOperations,
+  ...channelOperations,
+  ...peopleOperations,
+  ...feedOperations,
+  ...groupOperations,
+  ...albumOperations,
+  ...ondemandOperations,
+  ...embedOperations,
 ] as readonly Operation<unknown>[];
 
 /** The operation table: one object per spec row; each family lives in its own file. */

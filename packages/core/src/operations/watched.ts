@@ -48,7 +48,10 @@ export const markWatched = operation({
     const time = isoTime(ctx.now());
     const row = await ctx.store.findOne<UserVideoRecord>('watched', where({ user_id: user.id, video_id: video.id }));
     if (row) await ctx.store.update<UserVideoRecord>('watched', row.id, { created_time: time });
-    else await ctx.store.insert<UserVideoRecord>('watched', { user_id: user.id, video_id: video.id, created_time: time });
+    else {
+      await ctx.store.insert<UserVideoRecord>('watched', { user_id: user.id, video_id: video.id, created_time: time });
+      await ctx.store.increment('users', user.id, 'watched_total', 1);
+    }
     return noContent();
   },
 });
@@ -61,7 +64,8 @@ export const clearWatched = operation({
   scope: 'delete',
   async handle(ctx) {
     const user = await actingUser(ctx, historyOwner);
-    await ctx.store.deleteWhere('watched', eq('user_id', user.id));
+    const removed = await ctx.store.deleteWhere('watched', eq('user_id', user.id));
+    await ctx.store.increment('users', user.id, 'watched_total', -removed);
     return noContent();
   },
 });
@@ -77,6 +81,7 @@ export const removeWatched = operation({
     // The user's own row goes whether or not they may still see the video.
     const removed = await ctx.store.deleteWhere('watched', where({ user_id: user.id, video_id: ctx.path.video_id }));
     if (!removed) throw notFound('video in the watch history');
+    await ctx.store.increment('users', user.id, 'watched_total', -1);
     return noContent();
   },
 });

@@ -33,22 +33,23 @@ export function representUser(user: UserRecord, ctx: RepresentContext): Record<s
   }
   if (since(ctx.version, 'connections')) {
     const connections: Record<string, unknown> = {
-      albums: connection(`${uri}/albums`, 0),
-      appearances: connection(`${uri}/appearances`, 0),
-      categories: connection(`${uri}/categories`, 0),
-      channels: connection(`${uri}/channels`, 0),
-      feed: connection(`${uri}/feed`, 0),
+      albums: connection(`${uri}/albums`, user.albums_total, ['GET', 'POST']),
+      appearances: connection(`${uri}/appearances`, user.appearances_total),
+      categories: connection(`${uri}/categories`, user.categories_total),
+      channels: connection(`${uri}/channels`, user.channels_total),
+      // A feed is a stream, not a counted collection.
+      feed: { uri: `${uri}/feed`, options: ['GET'] },
       followers: connection(`${uri}/followers`, user.followers_total),
-      following: connection(`${uri}/following`, user.following_total),
-      groups: connection(`${uri}/groups`, 0),
-      likes: connection(`${uri}/likes`, 0),
-      pictures: connection(`${uri}/pictures`, 0, ['GET', 'POST']),
+      following: connection(`${uri}/following`, user.following_total, ['GET', 'POST']),
+      groups: connection(`${uri}/groups`, user.groups_total),
+      likes: connection(`${uri}/likes`, user.likes_total),
+      pictures: connection(`${uri}/pictures`, user.pictures_total, ['GET', 'POST']),
       videos: connection(`${uri}/videos`, user.videos_total, ['GET', 'POST']),
-      watchlater: connection(`${uri}/watchlater`, 0),
-      watched_videos: connection(`${uri}/watched/videos`, 0),
+      watchlater: connection(`${uri}/watchlater`, user.watchlater_total),
+      watched_videos: connection(`${uri}/watched/videos`, user.watched_total, ['GET', 'DELETE']),
     };
-    if (since(ctx.version, 'parentFolder')) connections.folders = connection(`${uri}/projects`, 0, ['GET', 'POST']);
-    if (!since(ctx.version, 'noUserActivities')) connections.activities = connection(`${uri}/activities`, 0);
+    if (since(ctx.version, 'parentFolder')) connections.folders = connection(`${uri}/projects`, user.folders_total, ['GET', 'POST']);
+    if (!since(ctx.version, 'noUserActivities')) connections.activities = { uri: `${uri}/activities`, options: ['GET'] };
     out.metadata = {
       connections,
       interactions: ctx.viewer && !self ? { follow: interaction(`/users/${ctx.viewer.id}/following/${user.id}`, false, null) } : {},

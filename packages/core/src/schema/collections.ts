@@ -1,4 +1,11 @@
 import type { CollectionSchema, Schema } from '../store/schema-types';
+import { albumCollections } from './albums';
+import { channelCollections } from './channels';
+import { embedCollections } from './embed';
+import { feedCollections } from './feed';
+import { groupCollections } from './groups';
+import { ondemandCollections } from './ondemand';
+import { peopleCollections } from './people';
 
 /** A user↔video membership (likes, watch later, watch history, access lists): unique per pair. */
 const userVideo = (extra: CollectionSchema['fields'] = {}): CollectionSchema => ({
@@ -129,4 +136,11 @@ export const schema: Schema = {
     indexes: [['category', 'created_time'], ['video_id', 'created_time']],
     unique: [['video_id', 'category']],
   },
+  ...channelCollections,
+  ...peopleCollections,
+  ...feedCollections,
+  ...groupCollections,
+  ...albumCollections,
+  ...ondemandCollections,
+  ...embedCollections,
 };

@@ -1,0 +1,3 @@
+import type { Operation } from '../engine/operation';
+
+export const feedOperations: Operation<never>[] = [];

@@ -1,0 +1,3 @@
+import type { Operation } from '../engine/operation';
+
+export const peopleOperations: Operation<never>[] = [];

@@ -1,0 +1,3 @@
+import type { Schema } from '../store/schema-types';
+
+export const groupCollections: Schema = {};
