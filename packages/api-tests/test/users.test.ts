@@ -182,7 +182,8 @@ for (const driver of drivers) {
       assert.deepEqual(names(await h.call('GET', '/users?query=film&sort=videos')), ['Zoe Film', 'adam film', 'Film Club']);
       assert.deepEqual(names(await h.call('GET', '/users?query=film&sort=videos&direction=asc')), ['Film Club', 'adam film', 'Zoe Film']);
       assert.deepEqual(names(await h.call('GET', '/users?query=film&sort=followers')), ['adam film', 'Zoe Film', 'Film Club']);
-      assert.deepEqual(names(await h.call('GET', '/users?query=film&sort=relevant')), ['adam film', 'Zoe Film', 'Film Club']);
+      // A name starting with the query outranks names merely containing it, whatever the followers.
+      assert.deepEqual(names(await h.call('GET', '/users?query=film&sort=relevant')), ['Film Club', 'adam film', 'Zoe Film']);
     });
 
     it('pages with links that keep the other parameters', async () => {
@@ -208,6 +209,63 @@ for (const driver of drivers) {
       expectError(await h.call('GET', '/users?page=1e400'), 400, 2204, 'page');
       expectError(await h.call('GET', '/users?page=abc'), 400, 2204, 'page');
       expectError(await h.call('GET', '/users?sort=relevant'), 400, 2204, 'query');
+    });
+  });
+
+  describe(`users search by relevance (${driver.name})`, () => {
+    let h: Harness;
+    const names = (r: { body: { data: { name: string }[] } }) => r.body.data.map((u) => u.name);
+    const search = async (query: string) => {
+      const r = await h.call('GET', `/users${query}`);
+      assert.equal(r.status, 200, r.text);
+      return r;
+    };
+    before(async () => {
+      h = await Harness.start(driver);
+      const people: [string, number][] = [
+        ['Spat Rock', 90],
+        ['Patrick', 5],
+        ['pat', 1],
+        ['Patricia Lowe', 40],
+        ['Ann Pat', 70],
+        ['PAT', 3],
+        ['Mia', 100],
+      ];
+      for (const [name, followers] of people) {
+        const f = await h.user(name);
+        await h.service.store.update('users', f.user.id, { followers_total: followers });
+      }
+    });
+    after(() => h.stop());
+
+    it('ranks exact names, then names starting with the query, then names containing it; the most followed first within each', async () => {
+      const r = await search('?query=Pat&sort=relevant');
+      assert.equal(r.body.total, 6);
+      assert.deepEqual(names(r), ['PAT', 'pat', 'Patricia Lowe', 'Patrick', 'Spat Rock', 'Ann Pat']);
+      assert.deepEqual(names(await search('?query=%20pAt%20')), names(r));
+    });
+
+    it('pages across the ranks with exact totals', async () => {
+      const pages = [];
+      for (const page of [1, 2, 3, 4]) {
+        const r = await search(`?query=pat&sort=relevant&per_page=2&page=${page}`);
+        assert.equal(r.body.total, 6);
+        pages.push(names(r));
+      }
+      assert.deepEqual(pages, [['PAT', 'pat'], ['Patricia Lowe', 'Patrick'], ['Spat Rock', 'Ann Pat'], []]);
+      assert.deepEqual(names(await search('?query=pat&sort=relevant&per_page=4&page=2')), ['Spat Rock', 'Ann Pat']);
+      assert.deepEqual(names(await search('?query=pat&sort=relevant&per_page=3&page=2')), ['Patrick', 'Spat Rock', 'Ann Pat']);
+    });
+
+    it('direction=asc turns the ranking round', async () => {
+      assert.deepEqual(names(await search('?query=pat&sort=relevant&direction=asc')), ['Ann Pat', 'Spat Rock', 'Patrick', 'Patricia Lowe', 'pat', 'PAT']);
+    });
+
+    it('ranks by the current name after a rename', async () => {
+      const f = await h.user('Zed');
+      const r = await h.call('PATCH', '/me', { token: f.token, json: { name: 'Pat' } });
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(names(await search('?query=pat&sort=relevant&per_page=3')), ['PAT', 'pat', 'Pat']);
     });
   });
 

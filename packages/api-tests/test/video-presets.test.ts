@@ -12,6 +12,8 @@ for (const driver of drivers) {
     const preset = async (owner: Fixture, name = 'Preset'): Promise<string> =>
       (await h.service.store.insert('presets', { user_id: owner.user.id, name, created_time: '2026-01-02T03:04:05+00:00' })).id;
     const presetOf = async (uri: string) => (await h.service.store.get('videos', uri.split('/').pop()!))!.preset_id;
+    /** The preset's videos_total (the fixture rows start without the counter: 0). */
+    const videosTotal = async (p: string) => ((await h.service.store.get('presets', p))!.videos_total as number | undefined) ?? 0;
     before(async () => {
       h = await Harness.start(driver);
       alice = await h.user('Alice');
@@ -37,14 +39,17 @@ for (const driver of drivers) {
       assert.equal(put.status, 204, put.text);
       assert.equal(put.text, '');
       assert.equal(await presetOf(uri), p);
+      assert.equal(await videosTotal(p), 1);
       const get = await h.call('GET', `${uri}/presets/${p}`);
       assert.equal(get.status, 204);
       assert.equal(get.text, '');
       assert.equal((await h.call('PUT', `${uri}/presets/${p}`, { token: alice.token })).status, 204, 'idempotent');
+      assert.equal(await videosTotal(p), 1, 'applying again counts once');
       const del = await h.call('DELETE', `${uri}/presets/${p}`, { token: alice.token });
       assert.equal(del.status, 204);
       assert.equal(del.text, '');
       assert.equal(await presetOf(uri), null);
+      assert.equal(await videosTotal(p), 0);
       expectError(await h.call('GET', `${uri}/presets/${p}`), 404, 5000);
     });
 
@@ -53,11 +58,14 @@ for (const driver of drivers) {
       const first = await preset(alice, 'First');
       const second = await preset(alice, 'Second');
       await h.call('PUT', `${uri}/presets/${first}`, { token: alice.token });
+      assert.equal(await videosTotal(first), 1);
       assert.equal((await h.call('PUT', `${uri}/presets/${second}`, { token: alice.token })).status, 204);
+      assert.deepEqual([await videosTotal(first), await videosTotal(second)], [0, 1]);
       expectError(await h.call('GET', `${uri}/presets/${first}`), 404, 5000);
       assert.equal((await h.call('GET', `${uri}/presets/${second}`)).status, 204);
       assert.equal((await h.call('DELETE', `${uri}/presets/${first}`, { token: alice.token })).status, 204);
       assert.equal(await presetOf(uri), second);
+      assert.deepEqual([await videosTotal(first), await videosTotal(second)], [0, 1]);
     });
 
     it('PUT is 403 unless the caller owns both the video and the preset, and changes nothing', async () => {
@@ -70,6 +78,7 @@ for (const driver of drivers) {
       expectError(await h.call('PUT', `${mine}/presets/${alicePreset}`, { token: bob.token }), 403, 3200);
       assert.equal(await presetOf(mine), null);
       assert.equal(await presetOf(theirs), null);
+      assert.deepEqual([await videosTotal(alicePreset), await videosTotal(bobPreset)], [0, 0]);
     });
 
     it('PUT is 404 for a missing preset, a missing video, or a video hidden from the caller', async () => {

@@ -12,6 +12,8 @@ export interface VideoPrivacyDefaults {
 export type UserRecord = {
   id: string;
   name: string;
+  /** `name` as user search ranks it (domain/user-search.ts nameKey); kept in step with `name`. */
+  name_key: string;
   /** Custom URL slug, unique when set. */
   link: string | null;
   location: string;
@@ -28,6 +30,10 @@ export type UserRecord = {
   verified: boolean;
   /** False when an administrator took away the right to follow users. */
   can_follow: boolean;
+  /** False when an administrator took away the right to like videos; absent means allowed. */
+  can_like?: boolean;
+  /** The active portrait (a `pictures` row of kind `user`); null or absent shows the placeholder. */
+  active_picture?: PictureRecord | null;
   /** A paid-plan account that opted out of the privacy settings beyond unlisted/contacts/disable. */
   privacy_opt_out: boolean;
   /** Connection totals of the User, kept in step by the operations that change them. */
@@ -92,6 +98,8 @@ export type VideoRecord = {
   pictures_total: number;
   texttracks_total: number;
   users_with_access_total: number;
+  /** Albums the video is in. */
+  albums_total: number;
   /** Files the video has had: the first upload plus every version. */
   versions_total: number;
   /** The tags on the video, in the order added (their membership rows live in `video_tags`). */

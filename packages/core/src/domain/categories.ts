@@ -5,6 +5,7 @@ import type { UserRecord, VideoCategoryRecord, VideoRecord } from '../records';
 import { invalidField, notFound } from '../engine/errors';
 import { by } from '../engine/list';
 import { isoTime } from '../representations/common';
+import { recordActivity, withdrawActivity } from './activities';
 import { visibleVideos } from './visibility';
 
 /** Lower-cased slugs and names → category; a slug wins should a name ever read like another's slug. */
@@ -20,7 +21,7 @@ export function loadCategory(key: string): Category {
 }
 
 /** A category's slug with its subcategories': a video in a subcategory is in the parent too. */
-const withSubcategories = (category: Category): string[] => [category.slug, ...subcategoriesOf(category.slug).map((s) => s.slug)];
+export const withSubcategories = (category: Category): string[] => [category.slug, ...subcategoriesOf(category.slug).map((s) => s.slug)];
 
 /** The `video_categories` rows that put a video in `category` (or one of its subcategories). */
 const rowsOf = (category: Category): Filter => isIn('category', withSubcategories(category));
@@ -67,8 +68,13 @@ export async function setVideoCategories(store: Store, video: VideoRecord, chose
   const slugs = chosen.map((c) => c.slug);
   const time = isoTime(now);
   await store.deleteWhere('video_categories', and(eq('video_id', video.id), notIn('category', slugs)));
+  // Putting a video in a category features it there (the feed's category_featured).
+  const featured = { type: 'category_featured', video_id: video.id, user_id: video.user_id } as const;
+  for (const slug of video.categories) if (!slugs.includes(slug)) await withdrawActivity(store, { ...featured, subject: slug });
   for (const slug of slugs) {
-    if (!video.categories.includes(slug)) await store.insert<VideoCategoryRecord>('video_categories', { video_id: video.id, category: slug, created_time: time });
+    if (video.categories.includes(slug)) continue;
+    await store.insert<VideoCategoryRecord>('video_categories', { video_id: video.id, category: slug, created_time: time });
+    await recordActivity(store, { ...featured, subject: slug }, now);
   }
   await store.update<VideoRecord>('videos', video.id, { categories: slugs, modified_time: time });
 }

@@ -1,7 +1,7 @@
-import type { Doc, FindResult, Store } from '../store/store';
+import type { Doc, Filter, FindResult, OrderBy, Store } from '../store/store';
 import { and, contains, eq, inSelect, isIn } from '../store/filters';
 import { by, orderOf, type Page } from '../engine/list';
-import type { UserRecord, UserVideoRecord } from '../records';
+import type { UserRecord } from '../records';
 
 /** The records of `collection` with these ids, in the order of `ids`, in one query. */
 export async function inOrderOf<T extends Doc>(store: Store, collection: string, ids: string[]): Promise<T[]> {
@@ -20,23 +20,57 @@ export interface MemberQuery {
   direction?: 'asc' | 'desc';
   /** Case-insensitive part of the user's name. */
   query?: string;
+  /** Further conditions on the users (who is online, say). */
+  users?: Filter;
   page: Page;
 }
 
 /**
- * One page of the users in a user↔video membership collection (likes, access list) of a video,
- * filtered, sorted and paged in the store: by name through a semi-join on users, by date through
- * the membership rows, whose time is the only record of when the user joined.
+ * One page of the users that the `rows` of a membership collection name in `userField` (likes and
+ * access lists of a video, follows of a user…), filtered, sorted and paged in the store: by name
+ * through a semi-join on users, by date through the membership rows, whose time is the only
+ * record of when the user joined.
  */
-export async function videoMembers(store: Store, collection: string, videoId: string, q: MemberQuery): Promise<FindResult<UserRecord>> {
-  const named = q.query ? contains('name', q.query) : undefined;
-  const orderBy = orderOf(memberSorts, q.sort, q.direction);
+export async function memberUsers(store: Store, collection: string, rows: Filter, userField: string, q: MemberQuery): Promise<FindResult<UserRecord>> {
+  const users = q.query || q.users ? and(q.query ? contains('name', q.query) : undefined, q.users) : undefined;
+  return memberPage<UserRecord>(store, {
+    rows: { collection, where: rows, memberField: userField },
+    members: { collection: 'users', where: users },
+    orderBy: orderOf(memberSorts, q.sort, q.direction),
+    byRow: q.sort !== 'alphabetical',
+    page: q.page,
+  });
+}
+
+/** One page of the users in a user↔video membership collection (likes, access list) of a video. */
+export const videoMembers = (store: Store, collection: string, videoId: string, q: MemberQuery): Promise<FindResult<UserRecord>> =>
+  memberUsers(store, collection, eq('video_id', videoId), 'user_id', q);
+
+/** A page of a membership list: which rows make the list, which members may show, and the order. */
+export interface MembershipPage {
+  /** The membership collection, its rows that make the list, and the field naming the member. */
+  rows: { collection: string; where: Filter; memberField: string };
+  /** The member collection (users, videos, channels…) and the members that may show. */
+  members: { collection: string; where?: Filter };
+  orderBy: OrderBy[];
+  /** True when `orderBy` names fields of the rows (when the member joined, its place), not of the members. */
+  byRow: boolean;
+  page: Page;
+}
+
+/**
+ * One page of the members a membership collection lists, filtered, sorted and paged in the store:
+ * by the members' fields through a semi-join on the rows, or by the rows' fields through a
+ * semi-join on the members.
+ */
+export async function memberPage<T extends Doc>(store: Store, q: MembershipPage): Promise<FindResult<T>> {
+  const { rows, members, orderBy } = q;
   const { offset, limit } = q.page;
-  if (q.sort === 'alphabetical') {
-    const where = and(inSelect('id', collection, 'user_id', eq('video_id', videoId)), named);
-    return store.find<UserRecord>('users', { where, orderBy, offset, limit });
+  if (!q.byRow) {
+    const where = and(inSelect('id', rows.collection, rows.memberField, rows.where), members.where);
+    return store.find<T>(members.collection, { where, orderBy, offset, limit });
   }
-  const where = and(eq('video_id', videoId), named && inSelect('user_id', 'users', 'id', named));
-  const rows = await store.find<UserVideoRecord>(collection, { where, orderBy, offset, limit });
-  return { total: rows.total, items: await inOrderOf<UserRecord>(store, 'users', rows.items.map((r) => r.user_id)) };
+  const where = and(rows.where, members.where && inSelect(rows.memberField, members.collection, 'id', members.where));
+  const found = await store.find(rows.collection, { where, orderBy, offset, limit });
+  return { total: found.total, items: await inOrderOf<T>(store, members.collection, found.items.map((r) => String(r[rows.memberField]))) };
 }

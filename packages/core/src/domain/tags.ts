@@ -5,6 +5,7 @@ import { ApiError, codes, forbidden, invalidField } from '../engine/errors';
 import type { Context } from '../engine/operation';
 import { isoTime } from '../representations/common';
 import { canonicalTag } from '../representations/tag';
+import { recordActivity, withdrawActivity } from './activities';
 
 /** SPEC.md, Limits: at most 20 tags per video (403 beyond). */
 export const maxTagsPerVideo = 20;
@@ -75,31 +76,36 @@ export function rejectParameters(ctx: Context<unknown>, allowed: readonly string
  * than 20 tags; nothing is written then.
  */
 export async function addTags(store: Store, video: VideoRecord, words: TagWord[], now: Date): Promise<VideoRecord> {
-  const present = new Set(video.tags.map((t) => t.canonical));
-  const added: TagWord[] = [];
-  for (const word of words) {
-    if (present.has(word.canonical)) continue;
-    present.add(word.canonical);
-    added.push(word);
-  }
+  const added = newTags(video.tags, words);
   if (added.length === 0) return video;
   if (video.tags.length + added.length > maxTagsPerVideo) {
     throw forbidden(`A video carries at most ${maxTagsPerVideo} tags; this one has ${video.tags.length} and ${added.length} more were given.`);
   }
   const time = isoTime(now);
   for (const word of added) {
-    if (!(await store.get<TagRecord>('tags', word.canonical))) {
-      await store.insert<TagRecord>('tags', { id: word.canonical, name: word.name, created_time: time });
-    }
+    await rememberTag(store, word, time);
     await store.insert<VideoTagRecord>('video_tags', { video_id: video.id, tag: word.canonical, created_time: time });
+    await recordActivity(store, { type: 'tagged_with', video_id: video.id, user_id: video.user_id, subject: word.canonical }, now);
   }
   return (await store.update<VideoRecord>('videos', video.id, { tags: [...video.tags, ...added], modified_time: time }))!;
+}
+
+/** The words of `words` not among `present` (by canonical word), each once, in order. */
+export function newTags(present: readonly TagWord[], words: readonly TagWord[]): TagWord[] {
+  const seen = new Set(present.map((t) => t.canonical));
+  return words.filter((word) => !seen.has(word.canonical) && !!seen.add(word.canonical));
+}
+
+/** Records a tag word the first time anything is tagged with it (its first spelling stays its name). */
+export async function rememberTag(store: Store, word: TagWord, time: string): Promise<void> {
+  if (!(await store.get<TagRecord>('tags', word.canonical))) await store.insert<TagRecord>('tags', { id: word.canonical, name: word.name, created_time: time });
 }
 
 /** Takes a tag off a video (rows and array); a tag that is not on it changes nothing. */
 export async function removeTag(store: Store, video: VideoRecord, canonical: string, now: Date): Promise<void> {
   if (!video.tags.some((t) => t.canonical === canonical)) return;
   await store.deleteWhere('video_tags', and(eq('video_id', video.id), eq('tag', canonical)));
+  await withdrawActivity(store, { type: 'tagged_with', video_id: video.id, user_id: video.user_id, subject: canonical });
   await store.update<VideoRecord>('videos', video.id, {
     tags: video.tags.filter((t) => t.canonical !== canonical),
     modified_time: isoTime(now),

@@ -1,11 +1,13 @@
 import type { Store } from '../store/store';
-import { eq } from '../store/filters';
-import type { UserRecord } from '../records';
+import { and, eq, isIn } from '../store/filters';
+import type { FollowRecord, UserRecord } from '../records';
 import { hashToken, newToken, type TokenRecord } from '../engine/auth';
 import { forbidden, notFound, unauthorized, codes } from '../engine/errors';
 import type { Context } from '../engine/operation';
 import type { Scope } from '../engine/scopes';
 import { isoTime, type RepresentContext } from '../representations/common';
+import { representUser } from '../representations/user';
+import { nameKey } from './user-search';
 
 export interface NewUser {
   name: string;
@@ -20,6 +22,7 @@ export async function createUser(store: Store, now: Date, input: NewUser, defaul
   const time = isoTime(now);
   return store.insert<UserRecord>('users', {
     name: input.name,
+    name_key: nameKey(input.name),
     link: input.link ?? null,
     location: input.location ?? '',
     bio: input.bio ?? '',
@@ -85,3 +88,18 @@ export const representContext = (ctx: Context<unknown>): RepresentContext => ({
   version: ctx.version,
   viewer: ctx.principal.user,
 });
+
+/** User representations for a page of users, with whether the caller follows each (one query). */
+export async function representUsers(ctx: Context<unknown>, users: UserRecord[]): Promise<Record<string, unknown>[]> {
+  const viewer = ctx.principal.user;
+  const followed = new Map<string, string>();
+  if (viewer && users.length) {
+    const { items } = await ctx.store.find<FollowRecord>('follows', { where: and(eq('user_id', viewer.id), isIn('target_id', users.map((u) => u.id))) });
+    for (const f of items) followed.set(f.target_id, f.created_time);
+  }
+  const rc = representContext(ctx);
+  return users.map((u) => representUser(u, rc, followed.get(u.id) ?? null));
+}
+
+export const representOneUser = async (ctx: Context<unknown>, user: UserRecord): Promise<Record<string, unknown>> =>
+  (await representUsers(ctx, [user]))[0];

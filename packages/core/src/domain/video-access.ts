@@ -17,11 +17,14 @@ export function assertWhitelist(video: VideoRecord): void {
 
 const userEntry = /^(?:\/users\/)?([A-Za-z0-9_-]{1,64})$/;
 
+/** The user id or slug a user URI (`/users/{id}`) or a bare id names; null for anything else. */
+export const userIdOf = (entry: string): string | null => userEntry.exec(entry.trim())?.[1] ?? null;
+
 /** The users a `users` body names (URIs or ids), each once, in order; 400 naming `users` for a bad or unknown entry. */
 export async function resolveUsers(store: Store, entries: string[]): Promise<UserRecord[]> {
   const users = new Map<string, UserRecord>();
   for (const entry of entries) {
-    const id = userEntry.exec(entry.trim())?.[1];
+    const id = userIdOf(entry);
     if (!id) throw invalidField('users', `"${entry}" is neither a user URI (/users/{id}) nor a user id`);
     const user = await findUser(store, id);
     // 2900: "a listed user does not exist" (SPEC.md, Errors).

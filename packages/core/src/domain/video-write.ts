@@ -1,5 +1,5 @@
 import { object, type Infer } from 'superstruct';
-import type { UserRecord, VideoRecord } from '../records';
+import type { EmbedSettings, UserRecord, VideoRecord } from '../records';
 import { forbidden, invalidField } from '../engine/errors';
 import type { Context } from '../engine/operation';
 import { isoTime } from '../representations/common';
@@ -39,6 +39,20 @@ export function checkVideoRules(ctx: Context<unknown>, owner: UserRecord, input:
   }
 }
 
+/** The player settings a new video or embed preset starts with. */
+export const defaultEmbed = (): EmbedSettings => ({
+  buttons: { embed: true, fullscreen: true, hd: false, like: true, scaling: true, share: true, watchlater: true },
+  color: '#00adef',
+  logos: { service: true, custom: { active: false, link: null, sticky: false } },
+  playbar: true,
+  volume: true,
+  title: { name: 'user', owner: 'user', portrait: 'user' },
+});
+
+/** Embed input as stored: the color always carries its `#`. */
+export const normalizeEmbed = <E extends { color?: string }>(embed: E): E =>
+  embed.color && !embed.color.startsWith('#') ? { ...embed, color: `#${embed.color}` } : embed;
+
 /** The record a new video starts as: the owner's upload defaults, then the request. */
 export function newVideo(owner: UserRecord, now: Date): Omit<VideoRecord, 'id'> {
   const time = isoTime(now);
@@ -55,14 +69,7 @@ export function newVideo(owner: UserRecord, now: Date): Omit<VideoRecord, 'id'> 
     embeddable: d.embed !== 'private',
     password_hash: d.view === 'password' ? owner.password_hash : null,
     review_page_active: true,
-    embed: {
-      buttons: { embed: true, fullscreen: true, hd: false, like: true, scaling: true, share: true, watchlater: true },
-      color: '#00adef',
-      logos: { service: true, custom: { active: false, link: null, sticky: false } },
-      playbar: true,
-      volume: true,
-      title: { name: 'user', owner: 'user', portrait: 'user' },
-    },
+    embed: defaultEmbed(),
     external_links: { imdb: null, rotten_tomatoes: null },
     ratings: { mpaa: { rating: null, reason: null }, tv: { rating: null, reason: null } },
     spatial: { projection: null, stereo_format: null, field_of_view: 50, director_timeline: [] },
@@ -80,6 +87,7 @@ export function newVideo(owner: UserRecord, now: Date): Omit<VideoRecord, 'id'> 
     pictures_total: 0,
     texttracks_total: 0,
     users_with_access_total: 0,
+    albums_total: 0,
     versions_total: 1,
     tags: [],
     categories: [],
@@ -97,8 +105,7 @@ export function videoPatch(current: Omit<VideoRecord, 'id'>, input: VideoInput, 
   const { view, ...privacy } = input.privacy ?? {};
   const mergedPrivacy = mergeDeep<VideoRecord['privacy']>(current.privacy, privacy);
   const reviewActive = input.review_page?.active ?? input.review_link;
-  const color = input.embed?.color;
-  const embed = input.embed && color && !color.startsWith('#') ? { ...input.embed, color: `#${color}` } : input.embed;
+  const embed = input.embed && normalizeEmbed(input.embed);
   return stripUndefined<Partial<VideoRecord>>({
     name: input.name,
     description: input.description,

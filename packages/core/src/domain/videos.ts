@@ -1,11 +1,17 @@
 import type { Store } from '../store/store';
 import { and, eq, isIn } from '../store/filters';
 import type { UserRecord, UserVideoRecord, VideoRecord } from '../records';
+import type { ProjectRecord } from './project-records';
 import { notFound } from '../engine/errors';
 import type { Context } from '../engine/operation';
 import { representVideo } from '../representations/video';
+import { forgetAppearances } from './appearances';
+import { removeVideoFromGroups } from './group-videos';
 import { representContext } from './users';
 import { assertCanView } from './visibility';
+import { leaveContainers } from './video-containers';
+import { leaveOndemandPage } from './ondemand-video-rows';
+import { leaveChannels } from './video-channels';
 
 /** The video a path names (404 when missing). */
 export async function loadVideo(store: Store, id: string): Promise<VideoRecord> {
@@ -28,20 +34,26 @@ export async function representVideos(ctx: Context<unknown>, videos: VideoRecord
   const videoIds = videos.map((v) => v.id);
   const viewer = ctx.principal.user;
   // Finds without a limit need no separate count.
-  const [owners, liked, watchlater, watched] = await Promise.all([
+  const folderIds = [...new Set(videos.flatMap((v) => (v.parent_folder ? [v.parent_folder] : [])))];
+  const [owners, folders, liked, watchlater, watched, moderatedChannels] = await Promise.all([
     ctx.store.find<UserRecord>('users', { where: isIn('id', ownerIds) }),
+    folderIds.length ? ctx.store.find<ProjectRecord>('projects', { where: isIn('id', folderIds) }) : { items: [], total: 0 },
     viewer ? timesByVideo(ctx.store, 'likes', viewer.id, videoIds) : new Map<string, string>(),
     viewer ? timesByVideo(ctx.store, 'watchlater', viewer.id, videoIds) : new Map<string, string>(),
     viewer ? timesByVideo(ctx.store, 'watched', viewer.id, videoIds) : new Map<string, string>(),
+    viewer ? ctx.store.count('channel_moderators', eq('user_id', viewer.id)) : 0,
   ]);
   const byId = new Map(owners.items.map((u) => [u.id, u]));
+  const folderById = new Map(folders.items.map((f) => [f.id, f]));
   const rc = representContext(ctx);
   return videos.map((v) =>
-    representVideo(v, byId.get(v.user_id)!, rc, {
-      liked: liked.get(v.id) ?? null,
-      watchlater: watchlater.get(v.id) ?? null,
-      watched: watched.get(v.id) ?? null,
-    }),
+    representVideo(
+      v,
+      byId.get(v.user_id)!,
+      rc,
+      { liked: liked.get(v.id) ?? null, watchlater: watchlater.get(v.id) ?? null, watched: watched.get(v.id) ?? null, moderatedChannels },
+      (v.parent_folder && folderById.get(v.parent_folder)) || null,
+    ),
   );
 }
 
@@ -69,6 +81,7 @@ const videoOwned = [
   'video_tags',
   'video_categories',
   'video_versions',
+  'activities',
 ];
 
 /** User counters that count a user's rows in a user↔video collection. */
@@ -76,10 +89,15 @@ const userCounters: Record<string, string> = { likes: 'likes_total', watchlater:
 
 /** Deletes a video and everything that belongs to it (the caller's transaction makes it all-or-nothing). */
 export async function deleteVideoRecords(store: Store, videoId: string): Promise<void> {
+  await leaveContainers(store, videoId);
+  await leaveChannels(store, videoId);
+  await removeVideoFromGroups(store, videoId);
+  await leaveOndemandPage(store, videoId);
   for (const [collection, counter] of Object.entries(userCounters)) {
     const { items } = await store.find<UserVideoRecord>(collection, { where: eq('video_id', videoId) });
     for (const row of items) await store.increment('users', row.user_id, counter, -1);
   }
+  await forgetAppearances(store, videoId);
   for (const collection of videoOwned) await store.deleteWhere(collection, eq('video_id', videoId));
   await store.deleteWhere('pictures', and(eq('owner_kind', 'video'), eq('owner_id', videoId)));
   await store.delete('videos', videoId);

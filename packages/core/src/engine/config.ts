@@ -10,6 +10,8 @@ export interface ServiceConfig {
   defaultAccount: string;
   /** Comments containing any of these words (case-insensitive) are refused as spam (403/3301). */
   spamWords: string[];
+  /** Per-user follow rate limit: at most `max` new follows in any `windowSeconds` (beyond: 429/9006). */
+  followRateLimit: { max: number; windowSeconds: number };
 }
 
 export const defaultConfig: ServiceConfig = {
@@ -18,4 +20,5 @@ export const defaultConfig: ServiceConfig = {
   userSearch: true,
   defaultAccount: 'pro',
   spamWords: [],
+  followRateLimit: { max: 1000, windowSeconds: 3600 },
 };

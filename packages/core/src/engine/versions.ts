@@ -45,6 +45,16 @@ export const changes = {
   versionsAnyApproach: [3, 4, 0],
   /** User upload_quota.quota.hd/.sd removed. */
   noQuotaHdSd: [3, 4, 0],
+  /** On Demand page: episodes.buy, video counts by type and interactions added; regions and episodes.purchase removed. */
+  ondemandFields: [3, 3, 0],
+  /** POST On Demand pages answers 201 (200 before); On Demand videos are Clips (the On Demand Video representation before). */
+  ondemandCurrentForm: [3, 4, 0],
+  /** POST albums answers 201 (200 before) and takes privacy embed_only (only anybody, password before). */
+  albumsCurrentForm: [3, 2, 0],
+  /** PUT /groups/{id}/videos/{video_id} answers 200 with the Clip (204 before). */
+  groupVideoClip: [3, 3, 0],
+  /** Group privacy.forums removed. */
+  noGroupForums: [3, 4, 0],
   /** Comment operations answer 401 with 8003 (8000 before: SPEC.md "8000 in an earlier form"). */
   commentsInvalidCredentials8003: [3, 4, 0],
 } as const satisfies Record<string, Version>;

@@ -1,3 +1,119 @@
-import type { Operation } from '../engine/operation';
+import { object } from 'superstruct';
+import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
+import { created, noContent, ok, operation, updated } from '../engine/operation';
+import { since } from '../engine/versions';
+import { albumLogoKind, type AlbumRecord } from '../domain/album-records';
+import { albumFields, albumPatch, loadAlbum, loadOwnedAlbum, newAlbum, newAlbumFields, representOneAlbum } from '../domain/albums';
+import { actingUser, representContext, targetUser } from '../domain/users';
+import type { UserRecord } from '../records';
+import { isoTime } from '../representations/common';
+import { representAlbum } from '../representations/album';
+import { and, contains, eq, ne, or } from '../store/filters';
+import { albumLogoOperations } from './album-logos';
+import { albumVideoOperations } from './album-videos';
+import { projectOperations } from './projects';
+import { projectVideoOperations } from './project-videos';
 
-export const albumOperations: Operation<never>[] = [];
+const paths = ['/me/albums', '/users/{user_id}/albums'];
+const onePaths = ['/me/albums/{album_id}', '/users/{user_id}/albums/{album_id}'];
+
+const sorts = {
+  alphabetical: by('name', 'asc'),
+  date: by('created_time', 'desc'),
+  duration: by('duration', 'desc'),
+  videos: by('videos_total', 'desc'),
+};
+type Sort = keyof typeof sorts;
+
+export const listAlbums = operation({
+  id: 'users.albums.list',
+  summary: "List a user's albums, newest first; others see every album but the password-protected ones",
+  method: 'GET',
+  paths,
+  params: object(listParams({ sort: Object.keys(sorts) as Sort[], query: true })),
+  async handle(ctx) {
+    const owner = await targetUser(ctx);
+    const p = ctx.params as ListParams<Sort>;
+    const page = pageOf(p);
+    const query = p.query?.trim();
+    // Like password videos, password albums are reached by id, never listed to others.
+    const where = and(
+      eq('user_id', owner.id),
+      owner.id === ctx.principal.user?.id ? undefined : ne('privacy_view', 'password'),
+      query ? or(contains('name', query), contains('description', query)) : undefined,
+    );
+    const result = await ctx.store.find<AlbumRecord>('albums', { where, orderBy: orderOf(sorts, p.sort ?? 'date', p.direction), offset: page.offset, limit: page.limit });
+    const rc = representContext(ctx);
+    return listReply(ctx, page, result.total, result.items.map((a) => representAlbum(a, owner, rc)), 'album');
+  },
+});
+
+export const createAlbum = operation({
+  id: 'users.albums.create',
+  summary: 'Create an album',
+  method: 'POST',
+  paths,
+  scope: 'create',
+  params: object(newAlbumFields),
+  async handle(ctx) {
+    const owner = await actingUser(ctx, 'create albums for themselves');
+    const album = await ctx.store.insert<AlbumRecord>('albums', { ...newAlbum(owner, isoTime(ctx.now())), ...albumPatch(ctx, ctx.params, null) });
+    const saved = await ctx.store.increment<UserRecord>('users', owner.id, 'albums_total', 1);
+    const body = representOneAlbum(ctx, album, saved!);
+    return since(ctx.version, 'albumsCurrentForm') ? created(body, 'album') : ok(body, 'album');
+  },
+});
+
+export const getAlbum = operation({
+  id: 'users.albums.get',
+  summary: "Get an album (a password album's details are public; its videos need the password)",
+  method: 'GET',
+  paths: onePaths,
+  async handle(ctx) {
+    const { album, owner } = await loadAlbum(ctx);
+    return ok(representOneAlbum(ctx, album, owner), 'album');
+  },
+});
+
+export const updateAlbum = operation({
+  id: 'users.albums.update',
+  summary: 'Edit an album',
+  method: 'PATCH',
+  paths: onePaths,
+  scope: 'edit',
+  params: object(albumFields),
+  async handle(ctx) {
+    const { album, owner } = await loadOwnedAlbum(ctx, 'edit it');
+    const saved = await ctx.store.update<AlbumRecord>('albums', album.id, albumPatch(ctx, ctx.params, album));
+    return updated(ctx, representOneAlbum(ctx, saved!, owner), 'album');
+  },
+});
+
+export const deleteAlbum = operation({
+  id: 'users.albums.delete',
+  summary: 'Delete an album (its videos stay)',
+  method: 'DELETE',
+  paths: onePaths,
+  scope: 'delete',
+  async handle(ctx) {
+    const { album, owner } = await loadOwnedAlbum(ctx, 'delete it');
+    await ctx.store.deleteWhere('album_videos', eq('album_id', album.id));
+    await ctx.store.deleteWhere('pictures', and(eq('owner_kind', albumLogoKind), eq('owner_id', album.id)));
+    await ctx.store.delete('albums', album.id);
+    await ctx.store.increment('users', owner.id, 'albums_total', -1);
+    return noContent();
+  },
+});
+
+/** The Albums and Projects (folders) sections of SPEC.md. */
+export const albumOperations = [
+  listAlbums,
+  createAlbum,
+  getAlbum,
+  updateAlbum,
+  deleteAlbum,
+  ...albumVideoOperations,
+  ...albumLogoOperations,
+  ...projectOperations,
+  ...projectVideoOperations,
+];

@@ -1,20 +1,23 @@
 import { array, object, optional, size, string } from 'superstruct';
 import { topLevelCategories, type Category } from '../catalog/categories';
 import { notFound } from '../engine/errors';
-import { by, listParams, listReply, pageOf, type ListParams } from '../engine/list';
+import { listParams, listReply, pageOf, type ListParams } from '../engine/list';
 import { created, ok, operation, type Context } from '../engine/operation';
 import { categoriesOfVideo, checkSuggestionLimits, inCategory, lastVideoTime, loadCategory, setVideoCategories, videoInCategory } from '../domain/categories';
 import { loadOwnedVideo } from '../domain/owned-video';
 import { representContext } from '../domain/users';
-import { listVisibleVideos } from '../domain/video-lists';
+import { categoryFollowTimes } from '../domain/category-follows';
+import { clipSorts, listVisibleVideos, type ClipSort } from '../domain/video-lists';
 import { loadVisibleVideo, representOne } from '../domain/videos';
 import { representCategory } from '../representations/category';
 
 const password = optional(size(string(), 1, 128));
 
-const represent = (ctx: Context<unknown>, categories: readonly Category[]) => {
+/** Categories as the caller sees them, with their follow of each (`metadata.interactions.follow`). */
+const represent = async (ctx: Context<unknown>, categories: readonly Category[]) => {
   const rc = representContext(ctx);
-  return categories.map((c) => representCategory(c, rc));
+  const followed = await categoryFollowTimes(ctx.store, ctx.principal.user, categories.map((c) => c.slug));
+  return categories.map((c) => representCategory(c, rc, followed.get(c.slug) ?? null));
 };
 
 export const listVideoCategories = operation({
@@ -25,7 +28,7 @@ export const listVideoCategories = operation({
   params: object({ password }),
   async handle(ctx) {
     const video = await loadVisibleVideo(ctx, ctx.path.video_id, ctx.params.password);
-    const data = represent(ctx, categoriesOfVideo(video));
+    const data = await represent(ctx, categoriesOfVideo(video));
     // At most three categories, kept on the video itself: always one page.
     return listReply(ctx, pageOf({}), data.length, data, 'category');
   },
@@ -43,7 +46,7 @@ export const suggestVideoCategories = operation({
     const chosen = [...new Set(ctx.params.category.map(loadCategory))];
     checkSuggestionLimits(chosen);
     await setVideoCategories(ctx.store, video, chosen, ctx.now());
-    return created(represent(ctx, chosen), 'category');
+    return created(await represent(ctx, chosen), 'category');
   },
 });
 
@@ -59,7 +62,7 @@ export const listCategories = operation({
     const p = ctx.params as ListParams<CategorySort>;
     const page = pageOf(p);
     const sorted = await sortCategories(ctx, topLevelCategories(), p.sort ?? 'name', p.direction);
-    const data = represent(ctx, sorted.slice(page.offset, page.offset + page.limit));
+    const data = await represent(ctx, sorted.slice(page.offset, page.offset + page.limit));
     return listReply(ctx, page, sorted.length, data, 'category');
   },
 });
@@ -85,29 +88,20 @@ export const getCategory = operation({
   method: 'GET',
   paths: ['/categories/{category}'],
   async handle(ctx) {
-    return ok(represent(ctx, [loadCategory(ctx.path.category)])[0], 'category');
+    return ok((await represent(ctx, [loadCategory(ctx.path.category)]))[0], 'category');
   },
 });
 
-const videoSorts = {
-  date: by('created_time', 'desc'),
-  alphabetical: by('name', 'asc'),
-  plays: by('plays', 'desc'),
-  likes: by('likes_total', 'desc'),
-  comments: by('comments_total', 'desc'),
-  duration: by('duration', 'desc'),
-};
-type VideoSort = keyof typeof videoSorts;
 
 export const listCategoryVideos = operation({
   id: 'categories.videos.list',
   summary: 'List the videos in a category or its subcategories that the caller may see',
   method: 'GET',
   paths: ['/categories/{category}/videos'],
-  params: object(listParams({ sort: Object.keys(videoSorts) as VideoSort[], filter: ['embeddable'] as const, query: true, filterEmbeddable: true })),
+  params: object(listParams({ sort: Object.keys(clipSorts) as ClipSort[], filter: ['embeddable'] as const, query: true, filterEmbeddable: true })),
   async handle(ctx) {
     const category = loadCategory(ctx.path.category);
-    return listVisibleVideos(ctx, ctx.params as ListParams<VideoSort, 'embeddable'>, { where: inCategory(category), sorts: videoSorts, defaultSort: 'date' });
+    return listVisibleVideos(ctx, ctx.params as ListParams<ClipSort, 'embeddable'>, { where: inCategory(category), sorts: clipSorts, defaultSort: 'date' });
   },
 });
 

@@ -13,6 +13,7 @@ import {
 } from '../domain/comments';
 import { representContext } from '../domain/users';
 import { loadVisibleVideo } from '../domain/videos';
+import { pathChannel } from '../domain/channel-videos';
 import type { UserRecord } from '../records';
 import { representComment } from '../representations/comment';
 import { isoTime } from '../representations/common';
@@ -57,10 +58,13 @@ export const createComment = operation({
   id: 'videos.comments.create',
   summary: 'Comment on a video',
   method: 'POST',
-  paths: ['/videos/{video_id}/comments'],
+  paths: ['/videos/{video_id}/comments', '/channels/{channel_id}/videos/{video_id}/comments'],
   scope: 'interact',
   params: writeParams,
-  handle: (ctx) => addComment(ctx),
+  async handle(ctx) {
+    await pathChannel(ctx);
+    return addComment(ctx);
+  },
 });
 
 const commentSorts = { date: by('created_time', 'desc') };

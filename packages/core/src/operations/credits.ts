@@ -3,12 +3,14 @@ import { badRequest } from '../engine/errors';
 import { by, listParams, listReply, pageOf, type ListParams } from '../engine/list';
 import { created, noContent, ok, operation, updated } from '../engine/operation';
 import { since } from '../engine/versions';
+import { creditAdded, creditRemoved } from '../domain/appearances';
 import { creditedUser, loadCredit, representCredits, representOneCredit, userUriPattern } from '../domain/credits';
 import { loadOwnedVideo } from '../domain/owned-video';
 import { stripUndefined } from '../domain/patch';
 import { representContext } from '../domain/users';
 import { videoFields } from '../domain/video-fields';
 import { loadVisibleVideo } from '../domain/videos';
+import { pathChannel } from '../domain/channel-videos';
 import type { CreditRecord, UserRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { representCredit } from '../representations/credit';
@@ -23,11 +25,12 @@ export const createCredit = operation({
   id: 'videos.credits.create',
   summary: 'Credit a user on a video',
   method: 'POST',
-  paths: ['/videos/{video_id}/credits'],
+  paths: ['/videos/{video_id}/credits', '/channels/{channel_id}/videos/{video_id}/credits'],
   // SPEC.md names no scope for this row; crediting someone edits the video.
   scope: 'edit',
   params: object({ email, name: text(256), role: text(128), user_uri: userUri }),
   async handle(ctx) {
+    await pathChannel(ctx);
     const video = await loadOwnedVideo(ctx, ctx.path.video_id, 'add credits to');
     const caller = ctx.principal.user as UserRecord;
     if (caller.verified === false) throw badRequest('Only users with a verified email address may add credits.');
@@ -47,6 +50,7 @@ export const createCredit = operation({
       modified_time: now,
     });
     await ctx.store.increment('videos', video.id, 'credits_total', 1);
+    await creditAdded(ctx.store, credit, ctx.now());
     if (!since(ctx.version, 'creditOnCreate')) return { status: 201 };
     return created(representCredit(credit, user, video, representContext(ctx)), 'credit');
   },
@@ -115,6 +119,7 @@ export const deleteCredit = operation({
     }
     await ctx.store.delete('credits', credit.id);
     await ctx.store.increment('videos', video.id, 'credits_total', -1);
+    await creditRemoved(ctx.store, credit);
     return noContent();
   },
 });

@@ -1,3 +1,5 @@
-import type { Operation } from '../engine/operation';
+import { customLogoOperations } from './custom-logos';
+import { presetOperations } from './presets';
 
-export const embedOperations: Operation<never>[] = [];
+/** SPEC.md "Embed presets and custom logos". */
+export const embedOperations = [...presetOperations, ...customLogoOperations];

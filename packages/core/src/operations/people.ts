@@ -1,3 +1,14 @@
-import type { Operation } from '../engine/operation';
+import { followerOperations } from './followers';
+import { followingOperations } from './following';
+import { portraitOperations } from './portraits';
+import { userLikeOperations } from './user-likes';
+import { watchlaterOperations } from './watchlater';
 
-export const peopleOperations: Operation<never>[] = [];
+/** Follows, followers, a user's likes, watch later and portraits (SPEC.md, Users, pictures, follows, feed). */
+export const peopleOperations = [
+  ...followingOperations,
+  ...followerOperations,
+  ...userLikeOperations,
+  ...watchlaterOperations,
+  ...portraitOperations,
+];

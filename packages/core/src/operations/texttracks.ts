@@ -9,6 +9,7 @@ import { assertEnabled, keepOneActive, loadTrack, loadTrackVideo, texttrackTypes
 import { representContext } from '../domain/users';
 import { videoFields } from '../domain/video-fields';
 import { loadVisibleVideo } from '../domain/videos';
+import { pathChannel } from '../domain/channel-videos';
 import type { TexttrackRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { representTexttrack } from '../representations/texttrack';
@@ -30,10 +31,11 @@ export const createTexttrack = operation({
   id: 'videos.texttracks.create',
   summary: 'Add a text track (captions, subtitles…) to a video',
   method: 'POST',
-  paths: ['/videos/{video_id}/texttracks'],
+  paths: ['/videos/{video_id}/texttracks', '/channels/{channel_id}/videos/{video_id}/texttracks'],
   scope: 'upload',
   params: createInput.shape,
   async handle(ctx) {
+    await pathChannel(ctx);
     const { active = false, ...input } = createInput.read(ctx.params);
     const video = await loadTrackVideo(ctx, ctx.path.video_id, 'add text tracks to');
     const now = isoTime(ctx.now());

@@ -11,6 +11,7 @@ import { uploadFields, videoFields } from '../domain/video-fields';
 import type { VideoRecord } from '../records';
 import { and, contains, eq, or } from '../store/filters';
 import { representVideo } from '../representations/video';
+import { recordActivity } from '../domain/activities';
 import type { UserRecord } from '../records';
 
 export const createVideo = operation({
@@ -39,6 +40,7 @@ export const createVideo = operation({
     if (doc.privacy_view === 'password' && !doc.password_hash) doc.password_hash = owner.password_hash;
     const video = await ctx.store.insert<VideoRecord>('videos', doc);
     const saved = await ctx.store.increment<UserRecord>('users', owner.id, 'videos_total', 1);
+    await recordActivity(ctx.store, { type: 'uploads', video_id: video.id, user_id: owner.id }, ctx.now());
     return created(representVideo(video, saved!, representContext(ctx)), 'video');
   },
 });

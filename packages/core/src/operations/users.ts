@@ -3,13 +3,14 @@ import { contentRatings, privacyComments, privacyEmbeds, privacyViews } from '..
 import { ApiError, codes, invalidField } from '../engine/errors';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { ok, operation, updated } from '../engine/operation';
-import { actingUser, representContext, targetUser } from '../domain/users';
+import { actingUser, representContext, representOneUser, representUsers, targetUser } from '../domain/users';
 import { hashSecret } from '../domain/secrets';
 import type { UserRecord } from '../records';
 import { representUser } from '../representations/user';
 import { isoTime } from '../representations/common';
 import { contains } from '../store/filters';
 import { stripUndefined } from '../domain/patch';
+import { nameKey, searchByRelevance } from '../domain/user-search';
 import { StoreConflictError } from '../store/store';
 
 export const getUser = operation({
@@ -18,12 +19,12 @@ export const getUser = operation({
   method: 'GET',
   paths: ['/me', '/users/{user_id}'],
   async handle(ctx) {
-    return ok(representUser(await targetUser(ctx), representContext(ctx)), 'user');
+    return ok(await representOneUser(ctx, await targetUser(ctx)), 'user');
   },
 });
 
 /** A custom URL slug: letters, digits, `_` and `-`, not all digits (those are ids). */
-const slug = refine(pattern(size(string(), 3, 64), /^[A-Za-z0-9_-]+$/), 'slug', (v) => !/^\d+$/.test(v) || 'must not be all digits');
+export const slug = refine(pattern(size(string(), 3, 64), /^[A-Za-z0-9_-]+$/), 'slug', (v) => !/^\d+$/.test(v) || 'must not be all digits');
 
 const updateUserParams = object({
   name: optional(size(string(), 1, 256)),
@@ -64,6 +65,7 @@ export const updateUser = operation({
     }
     const patch: Partial<UserRecord> = stripUndefined({
       name: p.name,
+      name_key: p.name === undefined ? undefined : nameKey(p.name),
       bio: p.bio,
       location: p.location,
       link: p.link,
@@ -87,32 +89,35 @@ const userSorts = {
   date: by('created_time', 'desc'),
   followers: by('followers_total', 'desc'),
   videos: by('videos_total', 'desc'),
-  // Relevance among name matches: the most followed first.
-  relevant: by('followers_total', 'desc'),
 };
+/** `relevant` ranks by match quality (domain/user-search.ts). */
+type UserSort = keyof typeof userSorts | 'relevant';
 
 export const searchUsers = operation({
   id: 'users.search',
   summary: 'Search users',
   method: 'GET',
   paths: ['/users'],
-  params: object(listParams({ sort: Object.keys(userSorts) as (keyof typeof userSorts)[], query: true })),
+  params: object(listParams<UserSort, never>({ sort: [...(Object.keys(userSorts) as UserSort[]), 'relevant'], query: true })),
   async handle(ctx) {
     if (!ctx.config.userSearch) {
       throw new ApiError(503, codes.unexpected, 'User search is not available right now.', 'User search is disabled on this server.');
     }
-    const p = ctx.params as ListParams<keyof typeof userSorts>;
+    const p = ctx.params as ListParams<UserSort>;
     const query = p.query?.trim();
     if (p.sort === 'relevant' && !query) throw invalidField('query', 'is required when sort is relevant');
     const page = pageOf(p);
-    const result = await ctx.store.find<UserRecord>('users', {
-      where: query ? contains('name', query) : undefined,
-      orderBy: orderOf(userSorts, p.sort ?? (query ? 'relevant' : 'date'), p.direction),
-      offset: page.offset,
-      limit: page.limit,
-    });
-    const rc = representContext(ctx);
-    return listReply(ctx, page, result.total, result.items.map((u) => representUser(u, rc)), 'user');
+    const sort = p.sort ?? (query ? 'relevant' : 'date');
+    const result =
+      sort === 'relevant' && query
+        ? await searchByRelevance(ctx.store, query, page, p.direction)
+        : await ctx.store.find<UserRecord>('users', {
+            where: query ? contains('name', query) : undefined,
+            orderBy: orderOf(userSorts, sort, p.direction),
+            offset: page.offset,
+            limit: page.limit,
+          });
+    return listReply(ctx, page, result.total, await representUsers(ctx, result.items), 'user');
   },
 });
 

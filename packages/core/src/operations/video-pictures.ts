@@ -7,6 +7,7 @@ import { loadOwnedVideo } from '../domain/owned-video';
 import { representContext } from '../domain/users';
 import { loadVideoPicture, ofVideo, setPictureActive, videoPictureUri } from '../domain/video-pictures';
 import { loadVisibleVideo } from '../domain/videos';
+import { pathChannel } from '../domain/channel-videos';
 import type { PictureRecord, VideoRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { representPicture } from '../representations/picture';
@@ -19,10 +20,11 @@ export const createVideoPicture = operation({
   id: 'videos.pictures.create',
   summary: 'Add a thumbnail to a video, taken at an offset into it',
   method: 'POST',
-  paths: ['/videos/{video_id}/pictures'],
+  paths: ['/videos/{video_id}/pictures', '/channels/{channel_id}/videos/{video_id}/pictures'],
   scope: 'upload',
   params: object({ active: optional(boolean()), time: optional(min(number(), 0)) }),
   async handle(ctx) {
+    await pathChannel(ctx);
     const video = await loadOwnedVideo(ctx, ctx.path.video_id, 'add pictures to');
     const { active = false, time = null } = ctx.params;
     // A duration of 0 means the video is not transcoded yet, so any offset may still be right.

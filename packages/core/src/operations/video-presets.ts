@@ -4,7 +4,8 @@ import { noContent, operation, type Context } from '../engine/operation';
 import { findById } from '../domain/lookup';
 import { loadOwnedVideo } from '../domain/owned-video';
 import { loadVisibleVideo } from '../domain/videos';
-import type { PresetRecord, VideoRecord } from '../records';
+import { setVideoPreset } from '../domain/presets';
+import type { PresetRecord } from '../records';
 
 async function loadPreset(ctx: Context<unknown>): Promise<PresetRecord> {
   const preset = await findById<PresetRecord>(ctx.store, 'presets', ctx.path.preset_id);
@@ -23,7 +24,7 @@ export const assignVideoPreset = operation({
     const preset = await loadPreset(ctx);
     if (preset.user_id !== video.user_id) throw forbidden('Only the owner of the embed preset may apply it.');
     // A video has one preset: applying another replaces it.
-    await ctx.store.update<VideoRecord>('videos', video.id, { preset_id: preset.id });
+    await setVideoPreset(ctx.store, video, preset.id);
     return noContent();
   },
 });
@@ -52,7 +53,7 @@ export const removeVideoPreset = operation({
     const video = await loadOwnedVideo(ctx, ctx.path.video_id, 'remove the embed preset of');
     const preset = await loadPreset(ctx);
     // Idempotent: removing a preset the video does not have leaves whatever it has.
-    if (video.preset_id === preset.id) await ctx.store.update<VideoRecord>('videos', video.id, { preset_id: null });
+    if (video.preset_id === preset.id) await setVideoPreset(ctx.store, video, null);
     return noContent();
   },
 });

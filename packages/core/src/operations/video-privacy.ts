@@ -5,12 +5,11 @@ import { noContent, ok, operation } from '../engine/operation';
 import { since } from '../engine/versions';
 import { videoMembers } from '../domain/memberships';
 import { loadOwnedVideo } from '../domain/owned-video';
-import { representContext, targetUser } from '../domain/users';
+import { representContext, representOneUser, representUsers, targetUser } from '../domain/users';
 import { assertUserList, assertWhitelist, grantAccess, resolveUsers, revokeAccess } from '../domain/video-access';
 import type { VideoDomainRecord } from '../records';
 import { representEmbedDomain } from '../representations/embed-domain';
 import { isoTime } from '../representations/common';
-import { representUser } from '../representations/user';
 import { eq, where } from '../store/filters';
 
 const seeWho = 'change who may see';
@@ -29,7 +28,7 @@ export const listAccessUsers = operation({
     const page = pageOf(p);
     const result = await videoMembers(ctx.store, 'video_access', video.id, { sort: 'date', direction: p.direction, page });
     const rc = representContext(ctx);
-    return listReply(ctx, page, result.total, result.items.map((u) => representUser(u, rc)), 'user');
+    return listReply(ctx, page, result.total, await representUsers(ctx, result.items), 'user');
   },
 });
 
@@ -46,7 +45,7 @@ export const addAccessUsers = operation({
     const users = await resolveUsers(ctx.store, ctx.params.users);
     for (const user of users) await grantAccess(ctx.store, video, user, ctx.now());
     const rc = representContext(ctx);
-    return ok(users.map((u) => representUser(u, rc)), 'user');
+    return ok(await representUsers(ctx, users), 'user');
   },
 });
 
@@ -61,7 +60,7 @@ export const addAccessUser = operation({
     assertUserList(video);
     const user = await targetUser(ctx);
     await grantAccess(ctx.store, video, user, ctx.now());
-    return since(ctx.version, 'privacyUserReturnsUser') ? ok(representUser(user, representContext(ctx)), 'user') : noContent();
+    return since(ctx.version, 'privacyUserReturnsUser') ? ok(await representOneUser(ctx, user), 'user') : noContent();
   },
 });
 

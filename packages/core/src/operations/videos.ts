@@ -2,6 +2,7 @@ import { object, optional, size, string } from 'superstruct';
 import { notFound } from '../engine/errors';
 import { noContent, ok, operation, updated } from '../engine/operation';
 import { deleteVideoRecords, loadVideo, loadVisibleVideo, representOne } from '../domain/videos';
+import { setVideoPreset } from '../domain/presets';
 import { targetUser } from '../domain/users';
 import { assertCanView } from '../domain/visibility';
 import { assertOwner, checkVideoRules, videoPatch } from '../domain/video-write';
@@ -49,6 +50,8 @@ export const deleteVideo = operation({
   async handle(ctx) {
     const video = await loadVideo(ctx.store, ctx.path.video_id);
     assertOwner(ctx, video, 'delete');
+    // Keeps the preset's videos_total exact.
+    await setVideoPreset(ctx.store, video, null);
     await deleteVideoRecords(ctx.store, video.id);
     await ctx.store.increment('users', video.user_id, 'videos_total', -1);
     return noContent();

@@ -55,3 +55,6 @@ export function placeholderPicture(ctx: RepresentContext, type: 'portrait' | 'th
   if (ctx.version[0] === 3 && ctx.version[1] === 2) picture.default = true;
   return picture;
 }
+
+/** Text made safe inside an HTML attribute or element (embed codes). */
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,14 +1,21 @@
 import type { UserRecord } from '../records';
 import { since } from '../engine/versions';
-import { connection, interaction, isoTime, placeholderPicture, resourceKey, type RepresentContext } from './common';
+import { connection, interaction, placeholderPicture, resourceKey, type RepresentContext } from './common';
+import { representPicture } from './picture';
 
 /** Bytes a user may store; uploads arrive with a later issue, so nothing is used yet. */
 const quotaBytes = 500 * 1024 ** 3;
 
 export const userUri = (id: string): string => `/users/${id}`;
 
+/** The user's active portrait, or the service placeholder. */
+const portraitOf = (user: UserRecord, ctx: RepresentContext) =>
+  user.active_picture
+    ? representPicture(user.active_picture, `/users/${user.id}/pictures/${user.active_picture.id}`, ctx)
+    : placeholderPicture(ctx, 'portrait');
+
 /** The User representation. */
-export function representUser(user: UserRecord, ctx: RepresentContext): Record<string, unknown> {
+export function representUser(user: UserRecord, ctx: RepresentContext, followed: string | null = null): Record<string, unknown> {
   const uri = userUri(user.id);
   const self = ctx.viewer?.id === user.id;
   const out: Record<string, unknown> = {
@@ -20,7 +27,7 @@ export function representUser(user: UserRecord, ctx: RepresentContext): Record<s
     short_bio: user.bio.slice(0, 140),
     created_time: user.created_time,
     account: user.account,
-    pictures: placeholderPicture(ctx, 'portrait'),
+    pictures: portraitOf(user, ctx),
     websites: user.websites,
     content_filter: user.content_filter,
     resource_key: resourceKey('user', user.id),
@@ -52,7 +59,7 @@ export function representUser(user: UserRecord, ctx: RepresentContext): Record<s
     if (!since(ctx.version, 'noUserActivities')) connections.activities = { uri: `${uri}/activities`, options: ['GET'] };
     out.metadata = {
       connections,
-      interactions: ctx.viewer && !self ? { follow: interaction(`/users/${ctx.viewer.id}/following/${user.id}`, false, null) } : {},
+      interactions: ctx.viewer && !self ? { follow: interaction(`/users/${ctx.viewer.id}/following/${user.id}`, followed !== null, followed) } : {},
     };
   }
   return out;
@@ -68,7 +75,7 @@ export function representUserSummary(user: UserRecord, ctx: RepresentContext): R
     bio: user.bio,
     created_time: user.created_time,
     account: user.account,
-    pictures: placeholderPicture(ctx, 'portrait'),
+    pictures: portraitOf(user, ctx),
     resource_key: resourceKey('user', user.id),
   };
 }

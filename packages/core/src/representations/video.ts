@@ -3,7 +3,9 @@ import type { UserRecord, VideoRecord } from '../records';
 import { since } from '../engine/versions';
 import { representCategory } from './category';
 import { connection, interaction, placeholderPicture, resourceKey, type RepresentContext } from './common';
+import type { ProjectRecord } from '../domain/project-records';
 import { representPicture } from './picture';
+import { representProject } from './project';
 import { representTag } from './tag';
 import { representUserSummary } from './user';
 
@@ -12,9 +14,11 @@ export interface ViewerState {
   liked: string | null;
   watchlater: string | null;
   watched: string | null;
+  /** Channels the viewer moderates: where they may add or remove the video. */
+  moderatedChannels: number;
 }
 
-export const noViewerState: ViewerState = { liked: null, watchlater: null, watched: null };
+export const noViewerState: ViewerState = { liked: null, watchlater: null, watched: null, moderatedChannels: 0 };
 
 export const videoUri = (id: string): string => `/videos/${id}`;
 
@@ -24,6 +28,7 @@ export function representVideo(
   owner: UserRecord,
   ctx: RepresentContext,
   state: ViewerState = noViewerState,
+  folder: ProjectRecord | null = null,
 ): Record<string, unknown> {
   const uri = videoUri(video.id);
   const isOwner = ctx.viewer?.id === video.user_id;
@@ -72,7 +77,8 @@ export function representVideo(
   const reviewLink = `${ctx.baseUrl}/videos/${video.id}/review/${resourceKey('review', video.id).slice(0, 10)}`;
   if (since(ctx.version, 'reviewPage')) out.review_page = { active: video.review_page_active, link: isOwner ? reviewLink : null };
   else out.review_link = isOwner && video.review_page_active ? reviewLink : null;
-  if (since(ctx.version, 'parentFolder')) out.parent_folder = video.parent_folder;
+  // The folder is the owner's: a video lives only in its owner's projects.
+  if (since(ctx.version, 'parentFolder')) out.parent_folder = folder ? representProject(folder, owner, ctx) : null;
   // Before 3.3 the Clip named its embed preset (SPEC.md, Versioning 3.3: embed_presets removed).
   if (!since(ctx.version, 'clipCategories')) {
     out.embed_presets = video.preset_id ? { uri: `/users/${video.user_id}/presets/${video.preset_id}` } : null;
@@ -91,8 +97,8 @@ export function representVideo(
       pictures: connection(`${uri}/pictures`, video.pictures_total, ['GET', 'POST']),
       texttracks: connection(`${uri}/texttracks`, video.texttracks_total, ['GET', 'POST']),
       users_with_access: connection(`${uri}/privacy/users`, video.users_with_access_total, ['GET', 'PUT']),
-      available_channels: connection(`${uri}/available_channels`, 0),
-      albums: connection(`${uri}/albums`, 0),
+      available_channels: connection(`${uri}/available_channels`, state.moderatedChannels),
+      albums: connection(`${uri}/albums`, video.albums_total),
       versions: connection(`${uri}/versions`, video.versions_total, ['POST']),
     };
     if (since(ctx.version, 'clipCategories')) connections.recommendations = { uri: `${uri}/recommendations`, options: ['GET'] };

@@ -22,8 +22,8 @@ const userVideo = (extra: CollectionSchema['fields'] = {}): CollectionSchema => 
 export const schema: Schema = {
   users: {
     id: 'auto',
-    fields: { name: 'text', link: 'string', created_time: 'string', videos_total: 'integer', followers_total: 'integer' },
-    indexes: [['created_time'], ['followers_total'], ['videos_total']],
+    fields: { name: 'text', name_key: 'string', link: 'string', created_time: 'string', videos_total: 'integer', followers_total: 'integer' },
+    indexes: [['created_time'], ['followers_total'], ['videos_total'], ['name_key', 'followers_total']],
     unique: [['link']],
   },
   tokens: {
@@ -59,6 +59,8 @@ export const schema: Schema = {
       ['privacy_view', 'created_time'],
       // What others see of a user's videos (the visibility rule), newest first.
       ['user_id', 'privacy_view', 'created_time'],
+      // The videos of an embed preset.
+      ['preset_id', 'created_time'],
     ],
   },
   /** `user_id` follows `target_id`. */

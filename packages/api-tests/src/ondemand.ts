@@ -1,0 +1,63 @@
+import type { Fixture, Harness } from './harness';
+
+type Body = Record<string, unknown>;
+
+/** A valid film page body: bought for 9.99 USD. */
+export const film = (extra: Body = {}): Body => ({
+  name: 'The Film',
+  description: 'A film',
+  type: 'film',
+  content_rating: ['safe'],
+  buy: { active: true, price: { USD: 9.99 } },
+  ...extra,
+});
+
+/** A valid series page body: rented for 48 hours at 3 USD. */
+export const series = (extra: Body = {}): Body => ({
+  name: 'The Series',
+  description: 'A series',
+  type: 'series',
+  content_rating: ['safe'],
+  rent: { active: true, period: '48 hour', price: { USD: 3 } },
+  ...extra,
+});
+
+const idOf = (uri: string): string => uri.split('/').pop()!;
+
+/** Fixtures for the On Demand tests, made through the API so they go through the same rules. */
+export async function createPage(h: Harness, owner: Fixture, json: Body = film()): Promise<string> {
+  const r = await h.call('POST', '/me/ondemand/pages', { token: owner.token, json });
+  if (r.status !== 201) throw new Error(`creating a page failed: ${r.status} ${r.text}`);
+  return idOf(r.body.uri);
+}
+
+/** Creates a video of `owner` and puts it on the page; answers the video id. */
+export async function addPageVideo(h: Harness, owner: Fixture, pageId: string, json: Body = { type: 'main' }): Promise<string> {
+  const videoId = await h.video(owner);
+  const r = await h.call('PUT', `/ondemand/pages/${pageId}/videos/${videoId}`, { token: owner.token, json });
+  if (r.status !== 200) throw new Error(`adding a video failed: ${r.status} ${r.text}`);
+  return videoId;
+}
+
+export async function addGenre(h: Harness, owner: Fixture, pageId: string, genre = 'drama'): Promise<void> {
+  const r = await h.call('PUT', `/ondemand/pages/${pageId}/genres/${genre}`, { token: owner.token });
+  if (r.status !== 201) throw new Error(`adding a genre failed: ${r.status} ${r.text}`);
+}
+
+/** Marks a video transcoded; uploads do not exist yet, so the store is the only way. */
+export const finishVideo = (h: Harness, videoId: string): Promise<unknown> => h.service.store.update('videos', videoId, { status: 'available' });
+
+/** A draft that may be published: it has a genre and a main video. */
+export async function readyPage(h: Harness, owner: Fixture, json: Body = film()): Promise<string> {
+  const id = await createPage(h, owner, json);
+  await addGenre(h, owner, id);
+  await addPageVideo(h, owner, id);
+  return id;
+}
+
+export async function publishedPage(h: Harness, owner: Fixture, json: Body = film()): Promise<string> {
+  const id = await readyPage(h, owner, json);
+  const r = await h.call('PATCH', `/ondemand/pages/${id}`, { token: owner.token, json: { publish: { active: true } } });
+  if (r.status !== 200) throw new Error(`publishing a page failed: ${r.status} ${r.text}`);
+  return id;
+}

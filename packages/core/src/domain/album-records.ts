@@ -1,0 +1,36 @@
+/** An album (showcase): a user's ordered, shareable selection of videos. */
+export type AlbumRecord = {
+  id: string;
+  user_id: string;
+  name: string;
+  description: string;
+  /** anybody, embed_only or password. */
+  privacy_view: string;
+  /** Salted hash of the album password (privacy password); never represented. */
+  password_hash: string | null;
+  /** How `sort=default` orders the album's videos. */
+  sort: string;
+  brand_color: string | null;
+  hide_nav: boolean;
+  layout: string;
+  review_mode: boolean;
+  theme: string;
+  /** Counters kept in step with `album_videos`, in the same transaction. */
+  videos_total: number;
+  /** Sum of the durations of the album's videos, in seconds. */
+  duration: number;
+  created_time: string;
+  modified_time: string;
+};
+
+/** A video in an album: `position` is its place in the manual (arranged) order, `created_time` when it was added. */
+export type AlbumVideoRecord = {
+  id: string;
+  album_id: string;
+  video_id: string;
+  position: number;
+  created_time: string;
+};
+
+/** Album logos are pictures of this owner kind, owned by the album. */
+export const albumLogoKind = 'album_logo';

@@ -1,0 +1,122 @@
+import { boolean, enums, object, optional, pattern, refine, size, string, type Infer } from 'superstruct';
+import type { UserRecord, VideoRecord } from '../records';
+import { forbidden, invalidField, notFound } from '../engine/errors';
+import type { Context } from '../engine/operation';
+import { since } from '../engine/versions';
+import { isoTime } from '../representations/common';
+import { representAlbum } from '../representations/album';
+import type { AlbumRecord } from './album-records';
+import { findById } from './lookup';
+import { stripUndefined } from './patch';
+import { hashSecret, verifySecret } from './secrets';
+import { representContext, targetUser } from './users';
+import { assertCanView } from './visibility';
+
+/** SPEC.md, Album: the album's own `sort`, which `sort=default` of its video list follows. */
+export const albumSorts = ['added_first', 'added_last', 'alphabetical', 'arranged', 'comments', 'likes', 'newest', 'oldest', 'plays'] as const;
+
+const nonBlank = (max: number) => refine(size(string(), 1, max), 'nonBlank', (v) => v.trim() !== '' || 'must not be blank');
+
+/** The writable fields of SPEC.md's Album table; creation makes name and description required. */
+export const albumFields = {
+  name: optional(nonBlank(128)),
+  description: optional(size(string(), 0, 5000)),
+  privacy: optional(enums(['anybody', 'embed_only', 'password'])),
+  password: optional(size(string(), 1, 128)),
+  sort: optional(enums(albumSorts)),
+  brand_color: optional(pattern(string(), /^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/)),
+  hide_nav: optional(boolean()),
+  layout: optional(enums(['grid', 'player'])),
+  review_mode: optional(boolean()),
+  theme: optional(enums(['dark', 'standard'])),
+};
+export const newAlbumFields = { ...albumFields, name: nonBlank(128), description: size(string(), 0, 5000) };
+
+const albumStruct = object(albumFields);
+export type AlbumInput = Infer<typeof albumStruct>;
+
+/** The record a new album starts as, before the request's fields. */
+export function newAlbum(owner: UserRecord, now: string): Omit<AlbumRecord, 'id'> {
+  return {
+    user_id: owner.id,
+    name: '',
+    description: '',
+    privacy_view: 'anybody',
+    password_hash: null,
+    // Until the owner picks a sort, viewers see the videos in the order they were put in.
+    sort: 'arranged',
+    brand_color: null,
+    hide_nav: false,
+    layout: 'grid',
+    review_mode: false,
+    theme: 'standard',
+    videos_total: 0,
+    duration: 0,
+    created_time: now,
+    modified_time: now,
+  };
+}
+
+/**
+ * The stored fields a create or edit sets, after the rules that span fields: `embed_only` exists
+ * from 3.2 (SPEC.md: "older form: anybody, password"), and password privacy needs a password
+ * unless the album already has one. Leaving password privacy forgets the password.
+ */
+export function albumPatch(ctx: Context<unknown>, input: AlbumInput, current: AlbumRecord | null): Partial<AlbumRecord> {
+  if (input.privacy === 'embed_only' && !since(ctx.version, 'albumsCurrentForm')) {
+    throw invalidField('privacy', 'must be one of anybody, password in this API version');
+  }
+  const view = input.privacy ?? current?.privacy_view ?? 'anybody';
+  let passwordHash: string | null | undefined;
+  if (view !== 'password') passwordHash = current?.password_hash ? null : undefined;
+  else if (input.password !== undefined) passwordHash = hashSecret(input.password);
+  else if (!current?.password_hash) throw invalidField('password', 'is required when privacy is password');
+  return stripUndefined<Partial<AlbumRecord>>({
+    name: input.name?.trim(),
+    description: input.description,
+    privacy_view: input.privacy,
+    password_hash: passwordHash,
+    sort: input.sort,
+    brand_color: input.brand_color && `#${input.brand_color.replace(/^#/, '').toLowerCase()}`,
+    hide_nav: input.hide_nav,
+    layout: input.layout,
+    review_mode: input.review_mode,
+    theme: input.theme,
+    modified_time: isoTime(ctx.now()),
+  });
+}
+
+/** The album a `/me/albums/{album_id}` or `/users/{user_id}/albums/{album_id}` path names, with its owner (404 when the user has no such album). */
+export async function loadAlbum(ctx: Context<unknown>): Promise<{ album: AlbumRecord; owner: UserRecord }> {
+  const owner = await targetUser(ctx);
+  const album = await findById<AlbumRecord>(ctx.store, 'albums', ctx.path.album_id);
+  if (!album || album.user_id !== owner.id) throw notFound('album');
+  return { album, owner };
+}
+
+/** Like loadAlbum, for an action only the album's owner may take (403 otherwise). */
+export async function loadOwnedAlbum(ctx: Context<unknown>, action: string): Promise<{ album: AlbumRecord; owner: UserRecord }> {
+  const found = await loadAlbum(ctx);
+  if (found.owner.id !== ctx.principal.user?.id) throw forbidden(`Only the album's owner may ${action}.`);
+  return found;
+}
+
+/** A password album's videos are for its owner, and for others with its password (403 otherwise). */
+export function assertAlbumOpen(ctx: Context<unknown>, album: AlbumRecord, password: string | undefined): void {
+  if (album.privacy_view !== 'password' || album.user_id === ctx.principal.user?.id) return;
+  if (password === undefined) throw forbidden('This album is password protected: send its password as the `password` parameter.');
+  if (!verifySecret(password, album.password_hash)) throw forbidden('The album password is wrong.');
+}
+
+/**
+ * Whether the album's owner may put a video in it: their own videos always; another user's
+ * video when they may see it (404 otherwise) and its `privacy.add` allows it (403 otherwise).
+ */
+export async function assertMayAddToAlbum(ctx: Context<unknown>, album: AlbumRecord, video: VideoRecord): Promise<void> {
+  if (video.user_id === album.user_id) return;
+  if (video.privacy_view === 'password') throw forbidden("Another user's password-protected video cannot be added to an album.");
+  await assertCanView(ctx.store, video, ctx.principal.user);
+  if (!video.privacy.add) throw forbidden("The video's owner does not allow adding it to albums (privacy.add is false).");
+}
+
+export const representOneAlbum = (ctx: Context<unknown>, album: AlbumRecord, owner: UserRecord) => representAlbum(album, owner, representContext(ctx));

@@ -1,0 +1,108 @@
+import { boolean, object, optional, size, string, type Infer } from 'superstruct';
+import { invalidField } from '../engine/errors';
+import type { Context } from '../engine/operation';
+import { and, eq, inSelect, lte, ne } from '../store/filters';
+import type { Store } from '../store/store';
+import { isoTime } from '../representations/common';
+import { readDateTime } from './date-time';
+import { recordActivity } from './activities';
+import type { OndemandPageRecord, PageVideoRecord } from './ondemand-records';
+
+/**
+ * The On Demand page lifecycle (SPEC.md, States): draft → published by PATCH publish.active, by a
+ * pre-order reaching preorder.publish_time, or by publish_when_ready once the videos are available.
+ */
+
+/** Why a page cannot be published yet, or null when it can: it needs something to sell and a genre to be found under. */
+export function publishBlocker(page: OndemandPageRecord): string | null {
+  if (page.main_total === 0) return 'the page needs a main video before it can be published';
+  if (page.genres.length === 0) return 'the page needs a genre before it can be published';
+  return null;
+}
+
+/** True when the page can be published and every one of its videos is available (transcoded). */
+async function videosReady(store: Store, page: OndemandPageRecord): Promise<boolean> {
+  if (publishBlocker(page)) return false;
+  const pending = and(inSelect('id', 'ondemand_videos', 'video_id', eq('page_id', page.id)), ne('status', 'available'));
+  return (await store.count('videos', pending)) === 0;
+}
+
+/**
+ * The page lifecycle's clock-driven half. Pre-orders whose `preorder.publish_time` has come are
+ * published at that time, and drafts with `publish_when_ready` whose videos are all available are
+ * published now. Every page read and list runs it first, so state always reflects the (injected)
+ * clock and the videos' status without a background timer.
+ */
+export async function publishDuePages(ctx: Context<unknown>): Promise<void> {
+  const now = isoTime(ctx.now());
+  const [due, waiting] = await Promise.all([
+    ctx.store.find<OndemandPageRecord>('ondemand_pages', { where: and(eq('status', 'preorder'), lte('preorder_time', now)) }),
+    ctx.store.find<OndemandPageRecord>('ondemand_pages', { where: and(eq('publish_when_ready', true), eq('status', 'draft')) }),
+  ]);
+  const ready: OndemandPageRecord[] = [];
+  for (const page of waiting.items) if (await videosReady(ctx.store, page)) ready.push(page);
+  if (due.items.length === 0 && ready.length === 0) return;
+  await ctx.store.transaction(async (tx) => {
+    for (const page of due.items) {
+      await tx.update<OndemandPageRecord>('ondemand_pages', page.id, { status: 'published', publish_time: page.preorder_time });
+      await announcePublished(tx, page, ctx.now());
+    }
+    for (const page of ready) {
+      await tx.update<OndemandPageRecord>('ondemand_pages', page.id, { status: 'published', publish_time: now });
+      await announcePublished(tx, page, ctx.now());
+    }
+  });
+}
+
+/** A published page reaches its owner's followers' feeds through its main videos. */
+export async function announcePublished(store: Store, page: OndemandPageRecord, now: Date): Promise<void> {
+  const { items } = await store.find<PageVideoRecord>('ondemand_videos', { where: and(eq('page_id', page.id), eq('type', 'main')) });
+  for (const row of items) {
+    await recordActivity(store, { type: 'ondemand_publish', video_id: row.video_id, user_id: page.user_id, subject: page.id }, now);
+  }
+}
+
+/** The body of PATCH /ondemand/pages/{id}. */
+export const editFields = object({
+  link: optional(size(string(), 0, 64)),
+  preorder: optional(object({ active: optional(boolean()), publish_time: optional(size(string(), 1, 64)) })),
+  publish: optional(object({ active: optional(boolean()) })),
+  publish_when_ready: optional(boolean()),
+});
+
+/** The page's next status and the fields that go with it, by SPEC.md's state table; each refusal a 400 naming the field. */
+export async function nextState(ctx: Context<Infer<typeof editFields>>, page: OndemandPageRecord): Promise<Partial<OndemandPageRecord>> {
+  const { preorder, publish } = ctx.params;
+  const now = ctx.now();
+  const out: Partial<OndemandPageRecord> = {};
+  let preorderTime = page.preorder_time;
+  if (preorder?.publish_time !== undefined) {
+    const at = readDateTime(preorder.publish_time, 'preorder.publish_time');
+    if (at <= now) throw invalidField('preorder.publish_time', 'must be in the future');
+    if (page.status === 'published') throw invalidField('preorder.publish_time', 'the page is already published');
+    preorderTime = out.preorder_time = isoTime(at);
+  }
+  if (publish?.active && preorder?.active) throw invalidField('preorder.active', 'cannot be true together with publish.active');
+  if (publish?.active === false && page.status === 'published') throw invalidField('publish.active', 'a published page cannot be unpublished');
+  if (publish?.active && page.status !== 'published') {
+    const blocker = publishBlocker(page);
+    if (blocker) throw invalidField('publish.active', blocker);
+    Object.assign(out, { status: 'published', publish_time: isoTime(now) });
+  }
+  if (preorder?.active && page.status !== 'preorder') {
+    if (page.status === 'published') throw invalidField('preorder.active', 'the page is already published');
+    if (!preorderTime) throw invalidField('preorder.publish_time', 'is required when preorder.active is true');
+    if (preorderTime <= isoTime(now)) throw invalidField('preorder.publish_time', 'must be in the future');
+    const blocker = publishBlocker(page);
+    if (blocker) throw invalidField('preorder.active', blocker);
+    out.status = 'preorder';
+  }
+  if (preorder?.active === false && page.status === 'preorder') {
+    if (await ctx.store.count('ondemand_purchases', eq('page_id', page.id))) {
+      throw invalidField('preorder.active', 'the page has pre-orders, so it can no longer go back to draft');
+    }
+    out.status = 'draft';
+  }
+  return out;
+}
+

@@ -1,0 +1,129 @@
+import { enums, integer, max, min, number, object, optional, type Infer } from 'superstruct';
+import type { Filter } from '../store/store';
+import { and, eq, inSelect, isIn, where } from '../store/filters';
+import type { VideoRecord } from '../records';
+import { badRequest, invalidField, notFound } from '../engine/errors';
+import { by, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
+import type { Context, Reply } from '../engine/operation';
+import { isoTime } from '../representations/common';
+import { pageVideoKind, representPageVideo } from '../representations/ondemand-video';
+import { inOrderOf } from './memberships';
+import { priceList } from './ondemand-page-fields';
+import type { OndemandPageRecord, PageVideoRecord, SeasonRecord, VideoKind } from './ondemand-records';
+import { countOnPage, seasonFor } from './ondemand-video-rows';
+import { representContext } from './users';
+import { loadVideo, representVideos } from './videos';
+import { visibleVideos } from './visibility';
+
+export const videoKinds: VideoKind[] = ['extra', 'main', 'trailer'];
+
+/** The body of PUT /ondemand/pages/{id}/videos/{video_id}. */
+export const pageVideoFields = object({
+  type: enums(videoKinds),
+  position: optional(max(min(number(), 0), 1_000_000)),
+  release_year: optional(max(min(integer(), 1850), 2200)),
+  /** The season of a series episode (main video); 1 when not given. */
+  season: optional(max(min(integer(), 1), 1000)),
+  buy: optional(object({ price: priceList() })),
+  rent: optional(object({ price: priceList() })),
+});
+export type PageVideoInput = Infer<typeof pageVideoFields>;
+
+/** The row that puts the video on the page (404 when it is not on it). */
+export async function loadPageVideo(ctx: Context<unknown>, page: OndemandPageRecord): Promise<PageVideoRecord> {
+  const row = /^\d{1,18}$/.test(ctx.path.video_id)
+    ? await ctx.store.findOne<PageVideoRecord>('ondemand_videos', where({ page_id: page.id, video_id: ctx.path.video_id }))
+    : null;
+  if (!row) throw notFound('video');
+  return row;
+}
+
+/** The rules of adding a video that depend on the page, the video and what is already on the page. */
+function checkPageVideo(page: OndemandPageRecord, input: PageVideoInput, existing: PageVideoRecord | null): void {
+  const episode = page.type === 'series' && input.type === 'main';
+  if (input.season !== undefined && !episode) throw invalidField('season', 'only main videos (episodes) of series pages belong to a season');
+  const already = (kind: VideoKind) => page[`${kind}_total`] - (existing?.type === kind ? 1 : 0);
+  if (input.type === 'trailer' && already('trailer') > 0) throw invalidField('type', 'the page already has a trailer');
+  if (page.type === 'film' && input.type === 'main' && already('main') > 0) throw invalidField('type', 'a film page has one main video');
+  if (!episode) {
+    const priced = input.buy?.price ? 'buy.price' : input.rent?.price ? 'rent.price' : null;
+    if (priced) throw invalidField(priced, 'prices of single videos are for episodes (main videos) of series pages only');
+    return;
+  }
+  const buy = input.buy?.price ?? existing?.buy_price;
+  const rent = input.rent?.price ?? existing?.rent_price;
+  if (page.episodes?.buy.active && buy?.USD === undefined) throw invalidField('buy.price.USD', 'is required when the page sells episodes (episodes.buy.active)');
+  if (page.episodes?.rent.active && rent?.USD === undefined) throw invalidField('rent.price.USD', 'is required when the page rents episodes (episodes.rent.active)');
+}
+
+const definedPrices = (list: Record<string, number | undefined> | undefined) =>
+  list && Object.fromEntries(Object.entries(list).filter((e): e is [string, number] => e[1] !== undefined));
+
+/**
+ * Puts one of the owner's videos on the page, or changes how it is there (type, place, season,
+ * prices), keeping the page's and seasons' counters exact.
+ */
+export async function putPageVideo(ctx: Context<unknown>, page: OndemandPageRecord, input: PageVideoInput): Promise<PageVideoRecord> {
+  const { store } = ctx;
+  const video = await loadVideo(store, ctx.path.video_id);
+  if (video.user_id !== page.user_id) throw badRequest("The video cannot be added: only the page owner's own videos can go on the page.");
+  const existing = await store.findOne<PageVideoRecord>('ondemand_videos', eq('video_id', video.id));
+  if (existing && existing.page_id !== page.id) throw badRequest('The video cannot be added: it is already on another On Demand page.');
+  checkPageVideo(page, input, existing);
+  const now = isoTime(ctx.now());
+  let seasonId: string | null = null;
+  if (page.type === 'series' && input.type === 'main') {
+    const current = existing?.season_id ? await store.get<SeasonRecord>('ondemand_seasons', existing.season_id) : null;
+    seasonId = (await seasonFor(store, page.id, input.season ?? current?.number ?? 1, now)).id;
+  }
+  const last = existing ? null : await store.findOne<PageVideoRecord>('ondemand_videos', eq('page_id', page.id), by('position', 'desc'));
+  const fields = {
+    type: input.type,
+    position: input.position ?? existing?.position ?? (last?.position ?? 0) + 1,
+    release_year: input.release_year ?? existing?.release_year ?? null,
+    season_id: seasonId,
+    buy_price: definedPrices(input.buy?.price) ?? existing?.buy_price ?? {},
+    rent_price: definedPrices(input.rent?.price) ?? existing?.rent_price ?? {},
+    modified_time: now,
+  };
+  const row = existing
+    ? (await store.update<PageVideoRecord>('ondemand_videos', existing.id, fields))!
+    : await store.insert<PageVideoRecord>('ondemand_videos', { page_id: page.id, video_id: video.id, created_time: now, ...fields });
+  // Count in before counting out, so a season the video stays in is never left empty on the way.
+  await countOnPage(store, row, 1);
+  if (existing) await countOnPage(store, existing, -1);
+  await store.update<OndemandPageRecord>('ondemand_pages', page.id, { modified_time: now });
+  return row;
+}
+
+/** Page-video representations for rows of one page: Clips (one query per kind of data) and their seasons. */
+export async function representPageVideos(ctx: Context<unknown>, rows: PageVideoRecord[]): Promise<Record<string, unknown>[]> {
+  const videos = await inOrderOf<VideoRecord>(ctx.store, 'videos', rows.map((r) => r.video_id));
+  const clips = new Map((await representVideos(ctx, videos)).map((clip, i) => [videos[i].id, clip]));
+  const seasonIds = [...new Set(rows.flatMap((r) => (r.season_id ? [r.season_id] : [])))];
+  const seasons = seasonIds.length ? (await ctx.store.find<SeasonRecord>('ondemand_seasons', { where: isIn('id', seasonIds) })).items : [];
+  const seasonById = new Map(seasons.map((s) => [s.id, s]));
+  const rc = representContext(ctx);
+  return rows.flatMap((row) => {
+    const clip = clips.get(row.video_id);
+    return clip ? [representPageVideo(row, row.season_id ? (seasonById.get(row.season_id) ?? null) : null, clip, rc)] : [];
+  });
+}
+
+export const pageVideoSorts = { default: by('position', 'asc'), date: by('created_time', 'desc') };
+export type PageVideoSort = keyof typeof pageVideoSorts;
+
+/**
+ * A page of the videos on a page (or in a season) that the caller may see, in the page's order or
+ * newest first; `filter` keeps one type. Membership, type and the visibility rule all filter in the store.
+ */
+export async function listPageVideos(ctx: Context<unknown>, rows: Filter, params: ListParams<PageVideoSort, VideoKind>): Promise<Reply> {
+  const page = pageOf(params);
+  const result = await ctx.store.find<PageVideoRecord>('ondemand_videos', {
+    where: and(rows, params.filter ? eq('type', params.filter) : undefined, inSelect('video_id', 'videos', 'id', visibleVideos(ctx.principal.user))),
+    orderBy: orderOf(pageVideoSorts, params.sort ?? 'default', params.direction),
+    offset: page.offset,
+    limit: page.limit,
+  });
+  return listReply(ctx, page, result.total, await representPageVideos(ctx, result.items), pageVideoKind(representContext(ctx)));
+}

@@ -1,0 +1,111 @@
+import { array, boolean, object, optional, size, string } from 'superstruct';
+import { notFound } from '../engine/errors';
+import { listParams } from '../engine/list';
+import { created, noContent, ok, operation } from '../engine/operation';
+import { albumVideoPage, albumVideoSorts, type AlbumVideoListParams } from '../domain/album-video-list';
+import { assertAlbumOpen, assertMayAddToAlbum, loadAlbum, loadOwnedAlbum, representOneAlbum } from '../domain/albums';
+import { inOrderOf } from '../domain/memberships';
+import { albumVideoRow, appendToAlbum, setAlbumVideos, takeOutOfAlbum } from '../domain/video-containers';
+import { readVideoUris } from '../domain/video-uris';
+import { loadVideo, representOne } from '../domain/videos';
+import { assertCanView } from '../domain/visibility';
+import type { AlbumVideoRecord } from '../domain/album-records';
+import type { VideoRecord } from '../records';
+import { isoTime } from '../representations/common';
+import { and, eq, isIn } from '../store/filters';
+
+const paths = ['/me/albums/{album_id}/videos', '/users/{user_id}/albums/{album_id}/videos'];
+const onePaths = ['/me/albums/{album_id}/videos/{video_id}', '/users/{user_id}/albums/{album_id}/videos/{video_id}'];
+
+/** The album password, for a password album's videos. */
+const password = optional(size(string(), 1, 128));
+/** The most videos one replace-all request may name, to keep its transaction bounded. */
+const maxReplaced = 500;
+
+export const listAlbumVideos = operation({
+  id: 'users.albums.videos.list',
+  summary: "List the videos of an album that the caller may see (a password album's need its password)",
+  method: 'GET',
+  paths,
+  params: object({
+    ...listParams({ sort: albumVideoSorts, filter: ['embeddable'] as const, query: true, filterEmbeddable: true }),
+    containing_uri: optional(size(string(), 1, 256)),
+    password,
+    weak_search: optional(boolean()),
+  }),
+  async handle(ctx) {
+    const p = ctx.params as AlbumVideoListParams & { password?: string };
+    const { album } = await loadAlbum(ctx);
+    assertAlbumOpen(ctx, album, p.password);
+    return albumVideoPage(ctx, album, p);
+  },
+});
+
+export const replaceAlbumVideos = operation({
+  id: 'users.albums.videos.replace',
+  summary: 'Replace the videos of an album with a comma-separated list of video URIs, in that manual order (empty clears it)',
+  method: 'PUT',
+  paths,
+  scope: 'edit',
+  params: object({ videos: size(array(size(string(), 1, 256)), 0, maxReplaced) }),
+  async handle(ctx) {
+    const { album, owner } = await loadOwnedAlbum(ctx, 'change its videos');
+    const ids = readVideoUris(ctx.params.videos, 'videos');
+    const videos = await inOrderOf<VideoRecord>(ctx.store, 'videos', ids);
+    if (videos.length < ids.length) throw notFound('video');
+    const { items } = await ctx.store.find<AlbumVideoRecord>('album_videos', { where: and(eq('album_id', album.id), isIn('video_id', ids)) });
+    const held = new Set(items.map((row) => row.video_id));
+    // Videos the album already holds may stay; the others must be addable.
+    for (const video of videos) if (!held.has(video.id)) await assertMayAddToAlbum(ctx, album, video);
+    const saved = await setAlbumVideos(ctx.store, album, videos, isoTime(ctx.now()));
+    return created(representOneAlbum(ctx, saved, owner), 'album');
+  },
+});
+
+export const getAlbumVideo = operation({
+  id: 'users.albums.videos.get',
+  summary: 'Get a video of an album (404 when it is not in the album)',
+  method: 'GET',
+  paths: onePaths,
+  params: object({ password }),
+  async handle(ctx) {
+    const { album } = await loadAlbum(ctx);
+    assertAlbumOpen(ctx, album, ctx.params.password);
+    if (!(await albumVideoRow(ctx.store, album.id, ctx.path.video_id))) throw notFound('video in the album');
+    const video = await loadVideo(ctx.store, ctx.path.video_id);
+    await assertCanView(ctx.store, video, ctx.principal.user, ctx.params.password);
+    return ok(await representOne(ctx, video), 'video');
+  },
+});
+
+export const addAlbumVideo = operation({
+  id: 'users.albums.videos.put',
+  summary: "Add a video to an album, last in its manual order (nothing changes when it is already there)",
+  method: 'PUT',
+  paths: onePaths,
+  scope: 'edit',
+  async handle(ctx) {
+    const { album } = await loadOwnedAlbum(ctx, 'add videos to it');
+    const video = await loadVideo(ctx.store, ctx.path.video_id);
+    if (await albumVideoRow(ctx.store, album.id, video.id)) return noContent();
+    await assertMayAddToAlbum(ctx, album, video);
+    await appendToAlbum(ctx.store, album, video, isoTime(ctx.now()));
+    return noContent();
+  },
+});
+
+export const removeAlbumVideo = operation({
+  id: 'users.albums.videos.delete',
+  summary: 'Take a video out of an album',
+  method: 'DELETE',
+  paths: onePaths,
+  scope: 'edit',
+  async handle(ctx) {
+    const { album } = await loadOwnedAlbum(ctx, 'remove videos from it');
+    const video = await loadVideo(ctx.store, ctx.path.video_id);
+    if (!(await takeOutOfAlbum(ctx.store, album.id, video))) throw notFound('video in the album');
+    return noContent();
+  },
+});
+
+export const albumVideoOperations = [listAlbumVideos, replaceAlbumVideos, getAlbumVideo, addAlbumVideo, removeAlbumVideo];

@@ -1,0 +1,40 @@
+import { object } from 'superstruct';
+import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
+import { operation } from '../engine/operation';
+import { and, contains, eq, inSelect } from '../store/filters';
+import type { UserRecord } from '../records';
+import { loadVisiblePage } from '../domain/ondemand-pages';
+import type { VideoKind } from '../domain/ondemand-records';
+import { videoKinds } from '../domain/ondemand-videos';
+import { representUsers } from '../domain/users';
+import { visibleVideos } from '../domain/visibility';
+
+/** `date` is the users' join date: a user who liked several of the page's videos is listed once. */
+const sorts = { alphabetical: by('name', 'asc'), date: by('created_time', 'desc') };
+type Sort = keyof typeof sorts;
+
+export const listPageLikes = operation({
+  id: 'ondemand.pages.likes.list',
+  summary: "List the users who liked videos of an On Demand page (of one type with filter), once each",
+  method: 'GET',
+  paths: ['/ondemand/pages/{ondemand_id}/likes'],
+  params: object(listParams({ sort: Object.keys(sorts) as Sort[], filter: videoKinds, query: true })),
+  async handle(ctx) {
+    const onPage = await loadVisiblePage(ctx);
+    const p = ctx.params as ListParams<Sort, VideoKind>;
+    const page = pageOf(p);
+    const pageVideos = and(eq('page_id', onPage.id), p.filter ? eq('type', p.filter) : undefined);
+    // Likes of videos the caller cannot see would tell who watches them: they do not count.
+    const likes = and(inSelect('video_id', 'ondemand_videos', 'video_id', pageVideos), inSelect('video_id', 'videos', 'id', visibleVideos(ctx.principal.user)));
+    const query = p.query?.trim();
+    const result = await ctx.store.find<UserRecord>('users', {
+      where: and(inSelect('id', 'likes', 'user_id', likes), query ? contains('name', query) : undefined),
+      orderBy: orderOf(sorts, p.sort ?? 'date', p.direction),
+      offset: page.offset,
+      limit: page.limit,
+    });
+    return listReply(ctx, page, result.total, await representUsers(ctx, result.items), 'user');
+  },
+});
+
+export const ondemandLikeOperations = [listPageLikes];

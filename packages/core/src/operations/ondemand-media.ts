@@ -1,0 +1,113 @@
+import { boolean, object, optional } from 'superstruct';
+import { by, listParams, listReply, pageOf } from '../engine/list';
+import { created, noContent, ok, operation, updated, type Context } from '../engine/operation';
+import { since } from '../engine/versions';
+import { addMedia, deleteMedia, loadMedia, mediaOf, mediaUri, pageMedia, setMediaActive, type MediaKind } from '../domain/ondemand-media';
+import { loadOwnedPage, loadVisiblePage } from '../domain/ondemand-pages';
+import { representContext } from '../domain/users';
+import type { PictureRecord } from '../records';
+import { isoTime } from '../representations/common';
+import { representPicture } from '../representations/picture';
+
+const represent = (ctx: Context<unknown>, kind: MediaKind, picture: PictureRecord) =>
+  representPicture(picture, mediaUri(kind, picture), representContext(ctx));
+
+const activeParam = object({ active: optional(boolean()) });
+
+/** The list, get and edit operations, alike for posters and backgrounds. */
+function mediaOperations(kind: MediaKind, plural: string) {
+  const { segment, noun } = pageMedia[kind];
+  const base = `/ondemand/pages/{ondemand_id}/${segment}`;
+  const list = operation({
+    id: `ondemand.pages.${plural}.list`,
+    summary: `List the ${plural} of an On Demand page, newest first`,
+    method: 'GET',
+    paths: [base],
+    params: object(listParams({ direction: false })),
+    async handle(ctx) {
+      const page = await loadVisiblePage(ctx);
+      const p = pageOf(ctx.params);
+      const result = await ctx.store.find<PictureRecord>('pictures', {
+        where: mediaOf(kind, page.id),
+        orderBy: [...by('created_time', 'desc'), ...by('id', 'desc')],
+        offset: p.offset,
+        limit: p.limit,
+      });
+      return listReply(ctx, p, result.total, result.items.map((m) => represent(ctx, kind, m)), 'picture');
+    },
+  });
+  const get = operation({
+    id: `ondemand.pages.${plural}.get`,
+    summary: `Get a ${noun} of an On Demand page`,
+    method: 'GET',
+    paths: [`${base}/{${kind}_id}`],
+    async handle(ctx) {
+      const page = await loadVisiblePage(ctx);
+      return ok(represent(ctx, kind, await loadMedia(ctx.store, kind, page, ctx.path[`${kind}_id`])), 'picture');
+    },
+  });
+  const update = operation({
+    id: `ondemand.pages.${plural}.update`,
+    summary: `Make a ${noun} the page's active one, or stop using it`,
+    method: 'PATCH',
+    paths: [`${base}/{${kind}_id}`],
+    scope: 'edit',
+    params: activeParam,
+    async handle(ctx) {
+      const page = await loadOwnedPage(ctx, `edit the ${plural} of the page`);
+      const picture = await loadMedia(ctx.store, kind, page, ctx.path[`${kind}_id`]);
+      const saved = await setMediaActive(ctx.store, kind, picture, ctx.params.active ?? picture.active, isoTime(ctx.now()));
+      return updated(ctx, represent(ctx, kind, saved), 'picture');
+    },
+  });
+  return [list, get, update];
+}
+
+export const addPoster = operation({
+  id: 'ondemand.pages.posters.create',
+  summary: 'Add a poster to an On Demand page (the first one becomes active)',
+  method: 'POST',
+  paths: ['/ondemand/pages/{ondemand_id}/pictures'],
+  scope: 'upload',
+  params: activeParam,
+  async handle(ctx) {
+    const page = await loadOwnedPage(ctx, 'add posters to the page');
+    const body = represent(ctx, 'poster', await addMedia(ctx.store, 'poster', page, ctx.params.active, isoTime(ctx.now())));
+    // Poster routes date from 3.1, when POST pictures answered 200 (SPEC.md, Versioning).
+    return since(ctx.version, 'pictureCreated') ? created(body, 'picture') : ok(body, 'picture');
+  },
+});
+
+export const addBackground = operation({
+  id: 'ondemand.pages.backgrounds.create',
+  summary: 'Add a background image to an On Demand page (the first one becomes active)',
+  method: 'POST',
+  paths: ['/ondemand/pages/{ondemand_id}/backgrounds'],
+  scope: 'upload',
+  params: activeParam,
+  async handle(ctx) {
+    const page = await loadOwnedPage(ctx, 'add backgrounds to the page');
+    return ok(represent(ctx, 'background', await addMedia(ctx.store, 'background', page, ctx.params.active, isoTime(ctx.now()))), 'picture');
+  },
+});
+
+export const deleteBackground = operation({
+  id: 'ondemand.pages.backgrounds.delete',
+  summary: 'Delete a background image of an On Demand page',
+  method: 'DELETE',
+  paths: ['/ondemand/pages/{ondemand_id}/backgrounds/{background_id}'],
+  scope: 'edit',
+  async handle(ctx) {
+    const page = await loadOwnedPage(ctx, 'delete the backgrounds of the page');
+    await deleteMedia(ctx.store, 'background', await loadMedia(ctx.store, 'background', page, ctx.path.background_id));
+    return noContent();
+  },
+});
+
+export const ondemandMediaOperations = [
+  addPoster,
+  ...mediaOperations('poster', 'posters'),
+  addBackground,
+  ...mediaOperations('background', 'backgrounds'),
+  deleteBackground,
+];

@@ -1,0 +1,45 @@
+import type { GroupMemberRecord, GroupRecord } from '../domain/group-records';
+import type { UserRecord } from '../records';
+import { since } from '../engine/versions';
+import { connection, interaction, placeholderPicture, resourceKey, type RepresentContext } from './common';
+import { representUserSummary } from './user';
+
+export const groupUri = (id: string): string => `/groups/${id}`;
+
+/**
+ * The Group representation. `owner` is the group's owner; `membership` is the viewer's, which
+ * fills the `join` interaction.
+ */
+export function representGroup(
+  group: GroupRecord,
+  owner: UserRecord,
+  ctx: RepresentContext,
+  membership: GroupMemberRecord | null,
+): Record<string, unknown> {
+  const uri = groupUri(group.id);
+  const { join, videos, comment, invite, forums } = group.privacy;
+  const out: Record<string, unknown> = {
+    uri,
+    name: group.name,
+    description: group.description,
+    link: `${ctx.baseUrl}/groups/${group.id}`,
+    created_time: group.created_time,
+    modified_time: group.modified_time,
+    user: representUserSummary(owner, ctx),
+    pictures: placeholderPicture(ctx, 'portrait'),
+    privacy: { view: group.privacy_view, join, videos, comment, invite, ...(since(ctx.version, 'noGroupForums') ? {} : { forums }) },
+    resource_key: resourceKey('group', group.id),
+  };
+  if (since(ctx.version, 'connections')) {
+    out.metadata = {
+      connections: {
+        users: connection(`${uri}/users`, group.members_total),
+        videos: connection(`${uri}/videos`, group.videos_total),
+      },
+      interactions: ctx.viewer
+        ? { join: interaction(`/users/${ctx.viewer.id}/groups/${group.id}`, membership !== null, membership?.created_time ?? null) }
+        : {},
+    };
+  }
+  return out;
+}
