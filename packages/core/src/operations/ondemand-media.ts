@@ -14,10 +14,9 @@ const represent = (ctx: Context<unknown>, kind: MediaKind, picture: PictureRecor
 
 const activeParam = object({ active: optional(boolean()) });
 
-/** The list, get and edit operations, alike for posters and backgrounds. */
-function mediaOperations(kind: MediaKind, plural: string) {
-  const { segment, noun } = pageMedia[kind];
-  const base = `/ondemand/pages/{ondemand_id}/${segment}`;
+/** The list, get and edit operations, alike for posters and backgrounds; paths spelled out so the table reads like SPEC.md. */
+function mediaOperations(kind: MediaKind, plural: string, base: string, one: string) {
+  const { noun } = pageMedia[kind];
   const list = operation({
     id: `ondemand.pages.${plural}.list`,
     summary: `List the ${plural} of an On Demand page, newest first`,
@@ -40,7 +39,7 @@ function mediaOperations(kind: MediaKind, plural: string) {
     id: `ondemand.pages.${plural}.get`,
     summary: `Get a ${noun} of an On Demand page`,
     method: 'GET',
-    paths: [`${base}/{${kind}_id}`],
+    paths: [one],
     async handle(ctx) {
       const page = await loadVisiblePage(ctx);
       return ok(represent(ctx, kind, await loadMedia(ctx.store, kind, page, ctx.path[`${kind}_id`])), 'picture');
@@ -50,7 +49,7 @@ function mediaOperations(kind: MediaKind, plural: string) {
     id: `ondemand.pages.${plural}.update`,
     summary: `Make a ${noun} the page's active one, or stop using it`,
     method: 'PATCH',
-    paths: [`${base}/{${kind}_id}`],
+    paths: [one],
     scope: 'edit',
     params: activeParam,
     async handle(ctx) {
@@ -106,8 +105,13 @@ export const deleteBackground = operation({
 
 export const ondemandMediaOperations = [
   addPoster,
-  ...mediaOperations('poster', 'posters'),
+  ...mediaOperations('poster', 'posters', '/ondemand/pages/{ondemand_id}/pictures', '/ondemand/pages/{ondemand_id}/pictures/{poster_id}'),
   addBackground,
-  ...mediaOperations('background', 'backgrounds'),
+  ...mediaOperations(
+    'background',
+    'backgrounds',
+    '/ondemand/pages/{ondemand_id}/backgrounds',
+    '/ondemand/pages/{ondemand_id}/backgrounds/{background_id}',
+  ),
   deleteBackground,
 ];
