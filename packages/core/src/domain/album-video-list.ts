@@ -6,7 +6,7 @@ import { by, listReply, orderOf, pageOf, type ListParams } from '../engine/list'
 import type { Context, Reply } from '../engine/operation';
 import type { AlbumRecord, AlbumVideoRecord } from './album-records';
 import { inOrderOf } from './memberships';
-import { videoListFilter } from './video-lists';
+import { clipSorts, videoListFilter } from './video-lists';
 import { readVideoUri } from './video-uris';
 import { representVideos } from './videos';
 
@@ -28,13 +28,8 @@ const rowOrders: Record<string, OrderBy[]> = {
   added_last: [...by('created_time', 'asc'), ...by('position', 'asc')],
 };
 const videoOrders: Record<string, OrderBy[]> = {
-  alphabetical: by('name', 'asc'),
-  comments: by('comments_total', 'desc'),
-  date: by('created_time', 'desc'),
-  duration: by('duration', 'desc'),
-  likes: by('likes_total', 'desc'),
+  ...clipSorts,
   modified_time: by('modified_time', 'desc'),
-  plays: by('plays', 'desc'),
   newest: by('created_time', 'desc'),
   oldest: by('created_time', 'asc'),
 };

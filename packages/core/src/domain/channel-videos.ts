@@ -9,7 +9,7 @@ import type { ChannelRecord, ChannelVideoRecord } from './channel-records';
 import { recordActivity, withdrawActivity } from './activities';
 import { loadChannel } from './channels';
 import { memberPage } from './memberships';
-import { videoListFilter } from './video-lists';
+import { clipSorts, videoListFilter } from './video-lists';
 import { loadVideo } from './videos';
 import { assertCanView } from './visibility';
 
@@ -82,13 +82,8 @@ export const channelVideoSorts = {
   // The channel's own order: the latest added first (no direction: SPEC.md answers 400 to one).
   default: by('created_time', 'desc'),
   manual: by('position', 'asc'),
-  alphabetical: by('name', 'asc'),
-  comments: by('comments_total', 'desc'),
-  date: by('created_time', 'desc'),
-  duration: by('duration', 'desc'),
-  likes: by('likes_total', 'desc'),
+  ...clipSorts,
   modified_time: by('modified_time', 'desc'),
-  plays: by('plays', 'desc'),
 };
 export type ChannelVideoSort = keyof typeof channelVideoSorts;
 
