@@ -11,7 +11,7 @@ const pkg = (dir: string, extra: Options = {}): Options => ({
   sourcemap: true,
   clean: true,
   dts: false,
-  external: [/^@reelbase\//, 'better-sqlite3', 'lowdb', 'superstruct', 'commander', 'ink', 'react'],
+  external: [/^@reelbase\//, /^@tus\//, 'busboy', 'better-sqlite3', 'lowdb', 'superstruct', 'commander', 'ink', 'react'],
   ...extra,
 });
 
