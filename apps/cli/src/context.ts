@@ -1,4 +1,6 @@
 import { createService, type Service, type ServiceConfig } from '@reelbase/core';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import type { CliIo } from './io';
 import { describeStore, openStore, storeSpecFrom } from './store-spec';
 
@@ -17,7 +19,7 @@ export function serviceConfig(env: Env): Partial<ServiceConfig> {
 }
 
 /** Opens the store a command names (--store, REELBASE_STORE or the default) as a service. */
-export async function openService(io: CliIo, storeFlag: string | undefined): Promise<{ service: Service; target: string }> {
+export async function openService(io: CliIo, storeFlag: string | undefined): Promise<{ service: Service; target: string; filesDir: string }> {
   const env = envOf(io);
   const spec = storeSpecFrom(storeFlag, env, cwdOf(io));
   const store = await openStore(spec);
@@ -26,7 +28,9 @@ export async function openService(io: CliIo, storeFlag: string | undefined): Pro
     config: serviceConfig(env),
     onError: (e) => io.stderr(`reelbase: unexpected error: ${(e as Error)?.stack ?? String(e)}\n`),
   });
-  return { service, target: describeStore(spec) };
+  // Video files live next to the database (REELBASE_FILES overrides); an in-memory store keeps them in a temporary directory.
+  const filesDir = fromEnv(env, 'REELBASE_FILES') ?? (spec.path ? join(dirname(spec.path), 'files') : join(tmpdir(), `reelbase-files-${process.pid}`));
+  return { service, target: describeStore(spec), filesDir: resolve(cwdOf(io), filesDir) };
 }
 
 /** Runs `fn` on an opened service and always closes its store. */

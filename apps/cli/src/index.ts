@@ -9,6 +9,8 @@ export { parseStoreSpec, openStore, describeStore, defaultStoreSpec, type StoreS
 export { type Transport, type TransportRequest, type TransportResponse, jsonBody, formBody } from './transport/transport';
 export { inProcessTransport } from './transport/in-process';
 export { httpTransport } from './transport/http';
+export { createClient, type Client, type ClientOptions } from '@reelbase/http';
+export { renderCliReference } from './docs/cli-reference';
 
 /** Runs the command line of this process and sets its exit code (the bin calls this). */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {

@@ -2,6 +2,8 @@ import { Command } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
 import type { CliIo } from './io';
 import { registerApi } from './commands/api';
+import { registerCall } from './commands/call';
+import { registerOperations } from './commands/operations';
 import { registerServe } from './commands/serve';
 import { registerTokens } from './commands/tokens';
 import { registerUsers } from './commands/users';
@@ -22,6 +24,8 @@ export function createProgram(io: CliIo): Command {
   registerUsers(program, io);
   registerTokens(program, io);
   registerApi(program, io);
+  registerCall(program, io);
+  registerOperations(program, io);
   program.addHelpText(
     'after',
     [
@@ -33,6 +37,7 @@ export function createProgram(io: CliIo): Command {
       '  reelbase users create --name Alice --json',
       '  reelbase tokens create --user 2 --scopes public,private,edit,upload',
       '  reelbase api GET /me --token $TOKEN',
+      '  reelbase call users.videos.list --all --fields uri,name --token $TOKEN',
     ].join('\n'),
   );
   return program;

@@ -1,5 +1,8 @@
 import { createService, createToken, createUser, isoTime, parseScopes, type Service, type UserRecord } from '@reelbase/core';
 import { serve, type RunningServer } from '@reelbase/http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestDriver } from './drivers';
 
 /** A settable clock: tests move time explicitly instead of sleeping. */
@@ -45,14 +48,21 @@ export class Harness {
     readonly service: Service,
     readonly server: RunningServer,
     private readonly cleanup: () => void,
+    /** The server's video files (blob store) directory, a fresh temporary one. */
+    readonly filesDir: string = '',
   ) {}
 
   static async start(driver: TestDriver, config: Parameters<typeof createService>[0]['config'] = {}): Promise<Harness> {
     const { store, cleanup } = await driver.open();
     const clock = new TestClock();
     const service = createService({ store, clock: clock.now, config, onError: (e) => console.error('UNEXPECTED', e) });
-    const server = await serve(service, { port: 0, host: '127.0.0.1' });
-    return new Harness(clock, service, server, cleanup);
+    const filesDir = mkdtempSync(join(tmpdir(), 'reelbase-files-'));
+    const server = await serve(service, { port: 0, host: '127.0.0.1', filesDir });
+    const removeAll = () => {
+      cleanup();
+      rmSync(filesDir, { recursive: true, force: true });
+    };
+    return new Harness(clock, service, server, removeAll, filesDir);
   }
 
   async stop(): Promise<void> {

@@ -84,7 +84,19 @@ export type VideoRecord = {
     director_timeline: DirectorTimelineEntry[];
   };
   scheduled_start_time: string | null;
-  upload: { approach: string | null; link: string | null; redirect_url: string | null; size: number | null; status: string };
+  upload: {
+    approach: string | null;
+    link: string | null;
+    redirect_url: string | null;
+    size: number | null;
+    status: string;
+    /** The capability in the upload link (tus, post); shown only to the owner while uploading. */
+    secret?: string | null;
+    /** When the upload link stops working (ISO time). */
+    expires?: string | null;
+  };
+  /** The playable file, once an upload completed (absent on records from before uploads). */
+  file?: VideoFile | null;
   status: string;
   transcode_status: string;
   duration: number;
@@ -114,6 +126,13 @@ export type VideoRecord = {
   created_time: string;
   modified_time: string;
   release_time: string;
+}
+
+/** A video's file in the blob store, with what the probe found. */
+export interface VideoFile {
+  key: string;
+  size: number;
+  type: string;
 }
 
 export interface EmbedSettings {
@@ -187,7 +206,7 @@ export type VideoVersionRecord = {
   id: string;
   video_id: string;
   file_name: string;
-  upload: { approach: string; link: string | null; size: number | null; status: string };
+  upload: { approach: string; link: string | null; size: number | null; status: string; secret?: string | null; expires?: string | null };
   created_time: string;
 };
 

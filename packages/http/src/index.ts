@@ -1,3 +1,5 @@
 export { createRequestListener, type ListenerOptions } from './request-listener';
 export { serve, closeOnSignals, type ServeOptions, type RunningServer } from './server';
 export type { CorsOrigins } from './cors';
+export * from './client/index';
+export { FsBlobStore } from './fs-blob-store';

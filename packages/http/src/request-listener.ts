@@ -2,6 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, type Service, type ServiceResponse } from '@reelbase/core';
 import { corsHeaders, preflightHeaders, type CorsOrigins } from './cors';
 import { BodyTooLargeError, readBody } from './read-body';
+import { FsBlobStore } from './fs-blob-store';
+import { createTusHandler, tusPath } from './tus';
+import { runPull } from './pull';
+import { createPostHandler, createStreamHandler, postPath, streamPath } from './post-upload';
 
 export interface ListenerOptions {
   /** Largest request body accepted; larger → 413. Default 1 MiB. */
@@ -9,14 +13,36 @@ export interface ListenerOptions {
   cors?: CorsOrigins;
   /** Take the origin for absolute links from X-Forwarded-Proto/Host (behind a reverse proxy). */
   trustProxy?: boolean;
+  /** Directory of video files (the blob store) and of uploads in progress. Default `./files`. */
+  filesDir?: string;
 }
 
 /** A node:http request handler over `service.handle`: it only moves bytes, every decision is core's. */
 export function createRequestListener(service: Service, options: ListenerOptions = {}) {
   const limit = options.maxBodyBytes ?? 1024 * 1024;
   const cors = options.cors ?? '*';
+  const blobs = new FsBlobStore(options.filesDir ?? 'files');
+  const tus = createTusHandler(service, blobs, (res, answer) => write(res, answer, {}, false));
+  const post = createPostHandler(service, blobs, (res, answer) => write(res, answer, {}, false));
+  const stream = createStreamHandler(service, blobs, (res, answer) => write(res, answer, {}, false));
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = (req.method ?? 'GET').toUpperCase();
+    const url = req.url ?? '/';
+    if (url.startsWith(`${streamPath}/`) && method !== 'OPTIONS') {
+      for (const [k, v] of Object.entries(corsHeaders(req, cors))) res.setHeader(k, v);
+      await stream(req, res);
+      return;
+    }
+    if (url.startsWith(`${postPath}/`) && method !== 'OPTIONS') {
+      for (const [k, v] of Object.entries(corsHeaders(req, cors))) res.setHeader(k, v);
+      await post(req, res);
+      return;
+    }
+    if (url === tusPath || url.startsWith(`${tusPath}/`)) {
+      for (const [k, v] of Object.entries(corsHeaders(req, cors))) res.setHeader(k, v);
+      await tus(req, res);
+      return;
+    }
     if (method === 'OPTIONS') {
       res.writeHead(204, preflightHeaders(req, cors)).end();
       return;
@@ -30,6 +56,7 @@ export function createRequestListener(service: Service, options: ListenerOptions
         headers: req.headers,
         body: body.length ? body : undefined,
         baseUrl: origin(req, options.trustProxy ?? false),
+        blobs,
       });
     } catch (e) {
       answer =
@@ -38,12 +65,77 @@ export function createRequestListener(service: Service, options: ListenerOptions
           : service.errorResponse(new ApiError(400, 2205, 'The request body could not be read.', (e as Error).message));
       answer.headers.Connection = 'close';
     }
+    if (answer.file) {
+      sendFile(req, res, blobs, answer, corsHeaders(req, cors), method === 'HEAD');
+      return;
+    }
     write(res, answer, { ...corsHeaders(req, cors) }, method === 'HEAD');
+    for (const task of answer.tasks ?? []) if (task.kind === 'pull') void runPull(service, blobs, task);
   };
+}
+
+/** Streams a blob core decided to send, honouring one `Range: bytes=` range (206, or 416 when unsatisfiable). */
+function sendFile(req: IncomingMessage, res: ServerResponse, blobs: FsBlobStore, answer: ServiceResponse, extra: Record<string, string>, head: boolean): void {
+  const file = answer.file!;
+  const headers: Record<string, string> = {
+    ...extra,
+    ...answer.headers,
+    'Accept-Ranges': 'bytes',
+    'Content-Type': file.type,
+    ...(file.downloadName ? { 'Content-Disposition': `attachment; filename="${file.downloadName.replace(/"/g, '')}"` } : {}),
+  };
+  const range = parseRange(req.headers.range, file.size);
+  if (range === 'unsatisfiable') {
+    res.writeHead(416, { ...headers, 'Content-Range': `bytes */${file.size}`, 'Content-Length': '0' }).end();
+    return;
+  }
+  const status = range ? 206 : answer.status;
+  const start = range?.start ?? 0;
+  const end = range?.end ?? file.size - 1;
+  if (range) headers['Content-Range'] = `bytes ${start}-${end}/${file.size}`;
+  headers['Content-Length'] = String(Math.max(0, end - start + 1));
+  res.writeHead(status, headers);
+  if (head || file.size === 0) {
+    res.end();
+    return;
+  }
+  const stream = blobs.get(file.key, { start, end });
+  stream.on('error', () => res.destroy());
+  res.on('close', () => stream.destroy());
+  stream.pipe(res);
+}
+
+/** One byte range of a `bytes=` Range header; null means "send it all" (absent, several ranges, or not bytes). */
+export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+  if (!header) return null;
+  const m = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
+  if (!m) return null;
+  const [, a, b] = m;
+  if (a === '' && b === '') return null;
+  let start: number;
+  let end: number;
+  if (a === '') {
+    const suffix = Number(b);
+    if (suffix === 0) return 'unsatisfiable';
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(a);
+    end = b === '' ? size - 1 : Math.min(Number(b), size - 1);
+    if (b !== '' && Number(b) < start) return null;
+  }
+  if (start >= size || !Number.isSafeInteger(start)) return 'unsatisfiable';
+  return { start, end };
 }
 
 function write(res: ServerResponse, answer: ServiceResponse, extra: Record<string, string>, head: boolean): void {
   const headers: Record<string, string> = { ...extra, ...answer.headers };
+  if (answer.html !== undefined) {
+    const page = Buffer.from(answer.html);
+    headers['Content-Length'] = String(page.length);
+    res.writeHead(answer.status, headers).end(head ? undefined : page);
+    return;
+  }
   if (answer.body === undefined) {
     res.writeHead(answer.status, headers).end();
     return;

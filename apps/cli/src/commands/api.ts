@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { envOf, fromEnv, openService } from '../context';
+import { openClient } from '../client';
+import { envOf, fromEnv } from '../context';
 import { ReportedFailure, UsageError } from '../errors';
 import { json, line, type CliIo } from '../io';
-import { inProcessTransport } from '../transport/in-process';
-import { httpTransport } from '../transport/http';
 import { formBody, jsonBody, type Transport, type TransportRequest } from '../transport/transport';
 import { collect, storeOption } from './options';
 
@@ -103,11 +102,7 @@ export function buildRequest(methodArg: string, path: string, opts: ApiOptions, 
   return method === 'GET' || method === 'HEAD' ? { ...request, query: pairs } : { ...request, ...formBody(pairs) };
 }
 
-/** --base-url (or REELBASE_URL) → HTTP; otherwise in-process on --store (or REELBASE_STORE, or the default store). */
+/** The client's transport: --base-url (or REELBASE_URL) → HTTP; otherwise in-process on --store. */
 async function openTransport(io: CliIo, opts: ApiOptions): Promise<Transport> {
-  const env = envOf(io);
-  const baseUrl = opts.baseUrl ?? (opts.store === undefined ? fromEnv(env, 'REELBASE_URL') : undefined);
-  if (baseUrl !== undefined) return httpTransport(baseUrl);
-  const { service, target } = await openService(io, opts.store);
-  return inProcessTransport(service, target);
+  return (await openClient(io, { baseUrl: opts.baseUrl, store: opts.store })).transport;
 }

@@ -28,10 +28,10 @@ export function registerServe(program: Command, io: CliIo): void {
       const host = opts.host ?? fromEnv(env, 'HOST') ?? '127.0.0.1';
       const corsFlag = opts.cors ?? fromEnv(env, 'REELBASE_CORS');
       const cors = corsFlag === undefined ? undefined : parseCors(corsFlag);
-      const { service, target } = await openService(io, opts.store);
+      const { service, target, filesDir } = await openService(io, opts.store);
       let running;
       try {
-        running = await serve(service, { port, host, cors });
+        running = await serve(service, { port, host, cors, filesDir });
       } catch (e) {
         await service.close();
         throw new Error(`cannot listen on ${host}:${port}: ${(e as Error).message}`);

@@ -1,5 +1,6 @@
 import type { Operation } from '../engine/operation';
 import type { AnyStruct } from '../engine/params';
+import { describeType, objectFields } from './struct-walk';
 
 /** One documented parameter: its dot path and a short type description from the struct. */
 export interface ParamDoc {
@@ -11,20 +12,15 @@ export interface ParamDoc {
 export function describeParams(struct: AnyStruct | undefined): ParamDoc[] {
   const out: ParamDoc[] = [];
   const walk = (s: AnyStruct, prefix: string) => {
-    if ((s.type === 'object' || s.type === 'type') && s.schema && typeof s.schema === 'object') {
-      for (const [k, v] of Object.entries(s.schema as Record<string, AnyStruct>)) walk(v, prefix ? `${prefix}.${k}` : k);
+    const fields = objectFields(s);
+    if (fields) {
+      for (const [k, v] of fields) walk(v, prefix ? `${prefix}.${k}` : k);
       return;
     }
-    out.push({ name: prefix, type: typeOf(s) });
+    out.push({ name: prefix, type: describeType(s) });
   };
   if (struct) walk(struct, '');
   return out;
-}
-
-function typeOf(s: AnyStruct): string {
-  if (s.type === 'enums') return `enum ${Object.keys(s.schema as object).join(', ')}`;
-  if (s.type === 'array') return s.schema ? `array of ${typeOf(s.schema as AnyStruct)}` : 'array';
-  return s.type;
 }
 
 /** The operation reference in Markdown, generated from the table (docs/reference.md). */

@@ -12,6 +12,14 @@ export interface ServiceConfig {
   spamWords: string[];
   /** Per-user follow rate limit: at most `max` new follows in any `windowSeconds` (beyond: 429/9006). */
   followRateLimit: { max: number; windowSeconds: number };
+  /** Largest video file accepted by any upload approach, in bytes (beyond: 413). */
+  uploadMaxBytes: number;
+  /** How long an upload link (tus, post) stays usable after the video or version is created. */
+  uploadLinkTtlSeconds: number;
+  /** Pull uploads may fetch loopback and private addresses (tests, closed networks). */
+  pullAllowPrivate: boolean;
+  /** Pull uploads give up after this many milliseconds. */
+  pullTimeoutMs: number;
 }
 
 export const defaultConfig: ServiceConfig = {
@@ -21,4 +29,8 @@ export const defaultConfig: ServiceConfig = {
   defaultAccount: 'pro',
   spamWords: [],
   followRateLimit: { max: 1000, windowSeconds: 3600 },
+  uploadMaxBytes: 5 * 1024 ** 3,
+  uploadLinkTtlSeconds: 24 * 3600,
+  pullAllowPrivate: false,
+  pullTimeoutMs: 60_000,
 };

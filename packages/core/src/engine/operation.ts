@@ -23,6 +23,8 @@ export interface Context<P> {
   request: ParsedRequest;
   /** Origin for absolute links, e.g. `http://localhost:8080`. */
   baseUrl: string;
+  /** The transport's video files, when it has them. */
+  blobs?: import('../blobs/blob-store').BlobAccess;
 }
 
 /** A handler's answer; the service adds content type, `fields` trimming and headers. */
@@ -32,6 +34,24 @@ export interface Reply {
   /** Representation kind for the typed content type (`video`, `user`…); null → application/json. */
   kind?: string | null;
   headers?: Record<string, string>;
+  /** A blob to stream instead of a JSON body (the file endpoint); the transport moves the bytes. */
+  file?: FileReply;
+  /** An HTML page instead of a JSON body (the player). */
+  html?: string;
+  /** Work the transport starts once the answer is committed (a pull upload fetching its link). */
+  tasks?: Task[];
+}
+
+/** Background work for the transport: fetch `link` into upload `upload` (core checks both again). */
+export type Task = { kind: 'pull'; upload: string; link: string };
+
+/** The bytes a transport is to send: the blob `key` of `size` bytes, typed `type`. */
+export interface FileReply {
+  key: string;
+  size: number;
+  type: string;
+  /** Sent as an attachment under this name. */
+  downloadName?: string;
 }
 
 /** One row of SPEC.md's endpoint list. */

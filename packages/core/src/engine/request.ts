@@ -10,6 +10,8 @@ export interface ServiceRequest {
   body?: string | Uint8Array;
   /** Origin used for absolute links (`http://host:port`); the transport knows it, core does not. */
   baseUrl?: string;
+  /** The video files, when the transport has them (completing a streaming upload needs them). */
+  blobs?: import('../blobs/blob-store').BlobAccess;
 }
 
 /** What the service answers; `body` is a JSON value, or undefined for an empty body. */
@@ -17,6 +19,12 @@ export interface ServiceResponse {
   status: number;
   headers: Record<string, string>;
   body?: unknown;
+  /** A blob the transport streams (honouring Range) in place of a body. */
+  file?: { key: string; size: number; type: string; downloadName?: string };
+  /** An HTML page (text/html) in place of a JSON body. */
+  html?: string;
+  /** Background work to start after answering (see Reply.tasks). */
+  tasks?: { kind: 'pull'; upload: string; link: string }[];
 }
 
 export type BodyKind = 'json' | 'form' | 'none';

@@ -45,6 +45,8 @@ export function createEngine(options: ServiceOptions): Service {
 
   const respond = (reply: Reply, version: Version, fields: string | undefined): ServiceResponse => {
     const headers: Record<string, string> = { ...reply.headers };
+    if (reply.file) return { status: reply.status, headers, file: reply.file };
+    if (reply.html !== undefined) return { status: reply.status, headers: { 'Content-Type': 'text/html; charset=utf-8', ...headers }, html: reply.html };
     if (reply.body === undefined) return { status: reply.status, headers };
     const typed = reply.kind && since(version, 'typedContentTypes');
     headers['Content-Type'] = typed
@@ -54,7 +56,7 @@ export function createEngine(options: ServiceOptions): Service {
     if (fields && reply.status < 400) {
       body = isListEnvelope(body) ? { ...body, data: body.data.map((item) => trimFields(item, fields)) } : trimFields(body, fields);
     }
-    return { status: reply.status, headers, body };
+    return { status: reply.status, headers, body, ...(reply.tasks ? { tasks: reply.tasks } : {}) };
   };
 
   const errorReply = (e: ApiError): Reply => ({
@@ -104,6 +106,7 @@ export function createEngine(options: ServiceOptions): Service {
       version,
       request: parsed,
       baseUrl: request.baseUrl ?? config.baseUrl,
+      ...(request.blobs ? { blobs: request.blobs } : {}),
     };
     // Reads use the store directly; every write runs in one transaction (all or nothing).
     return parsed.method === 'GET' ? op.handle({ ...base, store }) : store.transaction((tx) => op.handle({ ...base, store: tx }));

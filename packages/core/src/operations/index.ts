@@ -9,6 +9,7 @@ import { peopleOperations } from './people';
 import { categoryOperations } from './categories';
 import { commentOperations } from './comments';
 import { creditOperations } from './credits';
+import { openapiOperation } from './openapi';
 import { rootOperation } from './root';
 import { tagOperations } from './tags';
 import { texttrackOperations } from './texttracks';
@@ -16,6 +17,8 @@ import { timelineThumbnailOperations } from './timeline-thumbnails';
 import { userOperations } from './users';
 import { userVideoOperations } from './user-videos';
 import { versionOperations } from './versions';
+import { playbackOperations } from './playback';
+import { streamingOperations } from './streaming';
 import { videoLikeOperations } from './video-likes';
 import { videoPictureOperations } from './video-pictures';
 import { videoPresetOperations } from './video-presets';
@@ -39,6 +42,8 @@ const families = [
   ...videoLikeOperations,
   ...watchedOperations,
   ...versionOperations,
+  ...playbackOperations,
+  ...streamingOperations,
   ...channelOperations,
   ...peopleOperations,
   ...feedOperations,
@@ -48,5 +53,7 @@ const families = [
   ...embedOperations,
 ] as readonly Operation<unknown>[];
 
+const discoverable = [...families, openapiOperation(() => operations)];
+
 /** The operation table: one object per spec row; each family lives in its own file. */
-export const operations: readonly Operation<unknown>[] = [...families, rootOperation(families)];
+export const operations: readonly Operation<unknown>[] = [...discoverable, rootOperation(discoverable)];

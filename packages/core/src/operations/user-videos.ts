@@ -1,5 +1,6 @@
 import { object } from 'superstruct';
-import { forbidden, invalidField } from '../engine/errors';
+import { ApiError, forbidden, invalidField } from '../engine/errors';
+import { newUploadSecret, uploadId } from '../uploads/uploads';
 import { by, embeddableFilter, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { created, operation } from '../engine/operation';
 import { since } from '../engine/versions';
@@ -33,15 +34,26 @@ export const createVideo = operation({
     const approach = upload?.approach ?? (type !== undefined ? legacyApproach(type) : null);
     const uploadLink = upload?.link ?? link ?? null;
     if (approach === 'pull' && !uploadLink) throw invalidField('upload.link', 'is required when upload.approach is pull');
+    const declared = upload?.size ?? null;
+    if (declared !== null && declared > ctx.config.uploadMaxBytes) {
+      throw new ApiError(413, 2204, 'The video is too large.', `upload.size ${declared} exceeds the largest file accepted, ${ctx.config.uploadMaxBytes} bytes.`, [
+        { field: 'upload.size', error_code: 2204, error: 'Too large.', developer_message: `At most ${ctx.config.uploadMaxBytes} bytes.` },
+      ]);
+    }
     checkVideoRules(ctx, owner, fields, null);
     const base = newVideo(owner, ctx.now());
     const doc = { ...base, ...videoPatch(base, fields, ctx.now()) };
-    doc.upload = { approach, link: uploadLink, redirect_url: upload?.redirect_url ?? redirect_url ?? null, size: upload?.size ?? null, status: 'in_progress' };
+    doc.upload = { approach, link: uploadLink, redirect_url: upload?.redirect_url ?? redirect_url ?? null, size: declared, status: 'in_progress' };
+    // The upload link is a capability: unguessable, for this one upload, expiring.
+    if (approach !== null) Object.assign(doc.upload, newUploadSecret(ctx.now(), ctx.config.uploadLinkTtlSeconds));
     if (doc.privacy_view === 'password' && !doc.password_hash) doc.password_hash = owner.password_hash;
     const video = await ctx.store.insert<VideoRecord>('videos', doc);
     const saved = await ctx.store.increment<UserRecord>('users', owner.id, 'videos_total', 1);
     await recordActivity(ctx.store, { type: 'uploads', video_id: video.id, user_id: owner.id }, ctx.now());
-    return created(representVideo(video, saved!, representContext(ctx)), 'video');
+    const reply = created(representVideo(video, saved!, representContext(ctx)), 'video');
+    // A pull: the transport fetches upload.link once this is committed.
+    if (approach === 'pull' && uploadLink && video.upload.secret) reply.tasks = [{ kind: 'pull', upload: uploadId(video.id, video.upload.secret), link: uploadLink }];
+    return reply;
   },
 });
 

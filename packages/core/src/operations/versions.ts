@@ -9,6 +9,7 @@ import { representOne } from '../domain/videos';
 import type { VideoRecord, VideoVersionRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { representVideoVersion } from '../representations/video-version';
+import { newUploadSecret, uploadId } from '../uploads/uploads';
 
 /** The video of a versions path, with the codes SPEC.md gives this family: 404/5012 missing or hidden, 403/3427 not the owner. */
 async function versionedVideo(ctx: Context<unknown>, action: string): Promise<VideoRecord> {
@@ -48,14 +49,21 @@ export const createVersion = operation({
     }
     if (upload.approach === 'pull' && !upload.link) throw invalidField('upload.link', 'is required when upload.approach is pull');
     const video = await versionedVideo(ctx, 'add versions to');
+    if (upload.size !== undefined && upload.size > ctx.config.uploadMaxBytes) {
+      throw new ApiError(413, 2204, 'The video is too large.', `upload.size ${upload.size} exceeds the largest file accepted, ${ctx.config.uploadMaxBytes} bytes.`);
+    }
+    const capability = upload.approach === 'tus' || upload.approach === 'pull' || upload.approach === 'post' ? newUploadSecret(ctx.now(), ctx.config.uploadLinkTtlSeconds) : {};
     const version = await ctx.store.insert<VideoVersionRecord>('video_versions', {
       video_id: video.id,
       file_name,
-      upload: { approach: upload.approach, link: upload.link ?? null, size: upload.size ?? null, status: 'in_progress' },
+      upload: { approach: upload.approach, link: upload.link ?? null, size: upload.size ?? null, status: 'in_progress', ...capability },
       created_time: isoTime(ctx.now()),
     });
     const counted = await ctx.store.increment<VideoRecord>('videos', video.id, 'versions_total', 1);
-    return created(representVideoVersion(version, await representOne(ctx, counted!)), 'uploadattempt');
+    const reply = created(representVideoVersion(version, await representOne(ctx, counted!), ctx.baseUrl), 'uploadattempt');
+    const secret = version.upload.secret;
+    if (upload.approach === 'pull' && upload.link && secret) reply.tasks = [{ kind: 'pull', upload: uploadId(video.id, secret, version.id), link: upload.link }];
+    return reply;
   },
 });
 
@@ -69,7 +77,7 @@ export const getVersion = operation({
     const video = await versionedVideo(ctx, 'see the versions of');
     const version = await findById<VideoVersionRecord>(ctx.store, 'video_versions', ctx.path.version_id);
     if (version?.video_id !== video.id) throw notFound('upload for the version', 5011);
-    return ok(representVideoVersion(version, await representOne(ctx, video)), 'uploadattempt');
+    return ok(representVideoVersion(version, await representOne(ctx, video), ctx.baseUrl), 'uploadattempt');
   },
 });
 

@@ -8,6 +8,7 @@ import { representPicture } from './picture';
 import { representProject } from './project';
 import { representTag } from './tag';
 import { representUserSummary } from './user';
+import { uploadLinks } from '../uploads/uploads';
 
 /** What the viewer has done with a video: the times they liked, queued and last watched it. */
 export interface ViewerState {
@@ -66,13 +67,19 @@ export function representVideo(
       status: video.upload.status,
       approach: video.upload.approach,
       size: video.upload.size,
-      upload_link: null,
       redirect_url: video.upload.redirect_url,
       link: video.upload.link,
-      form: null,
+      // The links are capabilities: only the owner sees them.
+      ...(isOwner ? uploadLinks(video.upload, ctx.baseUrl, video.id) : { upload_link: null, form: null }),
     },
     resource_key: resourceKey('video', video.id),
   };
+  if (video.file) {
+    // The file as uploaded is the one rendition; downloads only for the owner or with privacy.download.
+    const file = { quality: 'source', rendition: 'source', type: video.file.type, width: video.width, height: video.height, size: video.file.size };
+    out.files = [{ ...file, link: `${ctx.baseUrl}${uri}/file` }];
+    out.download = isOwner || video.privacy.download ? [{ ...file, link: `${ctx.baseUrl}${uri}/file?download=true` }] : [];
+  }
   if (video.scheduled_start_time) out.scheduled_start_time = video.scheduled_start_time;
   const reviewLink = `${ctx.baseUrl}/videos/${video.id}/review/${resourceKey('review', video.id).slice(0, 10)}`;
   if (since(ctx.version, 'reviewPage')) out.review_page = { active: video.review_page_active, link: isOwner ? reviewLink : null };

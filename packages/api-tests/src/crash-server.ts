@@ -1,0 +1,22 @@
+/**
+ * A reelbase server in its own process, for the crash-safety test: `node --import tsx
+ * --conditions=source crash-server.ts <sqlite|json> <path> [token]`. On a fresh store it creates
+ * a user and prints its token; it then prints `listening <port> <token>` on one line. The test
+ * SIGKILLs it mid-burst and starts it again on the same file with the same token.
+ */
+import { createService, createToken, createUser, parseScopes } from '@reelbase/core';
+import { serve } from '@reelbase/http';
+import { schema } from '@reelbase/core';
+import { openJsonStore } from '@reelbase/store-json';
+import { openSqliteStore } from '@reelbase/store-sqlite';
+
+const [kind, path, given] = process.argv.slice(2);
+const store = kind === 'sqlite' ? await openSqliteStore({ schema, path }) : await openJsonStore({ schema, path });
+let token = given;
+if (!token) {
+  const user = await createUser(store, new Date(), { name: 'Crash tester' });
+  token = (await createToken(store, new Date(), user.id, parseScopes('all'))).token;
+}
+const service = createService({ store, onError: (e) => console.error('UNEXPECTED', e) });
+const server = await serve(service, { port: 0, host: '127.0.0.1' });
+console.log(`listening ${new URL(server.url).port} ${token}`);

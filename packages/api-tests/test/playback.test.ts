@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { drivers, expectError, Harness, tinyMp4, uploadByTus, type Fixture } from '../src/index';
+
+for (const driver of drivers) {
+  describe(`playback: the file endpoint and the player (${driver.name})`, () => {
+    let h: Harness;
+    let alice: Fixture;
+    let bob: Fixture;
+    let id: string;
+    const mp4 = tinyMp4({ seconds: 4, width: 320, height: 180, payload: 4000 });
+    const get = (path: string, headers: Record<string, string> = {}, token?: string) =>
+      fetch(h.server.url + path, { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+    before(async () => {
+      h = await Harness.start(driver);
+      alice = await h.user('Alice');
+      bob = await h.user('Bob');
+      id = await uploadByTus(h, alice.token, mp4, { name: 'Played', embed: { color: '#ff0000' }, privacy: { download: false } });
+    });
+    after(() => h.stop());
+
+    it('answers the whole file (200) with Accept-Ranges and the probed type', async () => {
+      const r = await get(`/videos/${id}/file`);
+      assert.equal(r.status, 200);
+      assert.equal(r.headers.get('accept-ranges'), 'bytes');
+      assert.equal(r.headers.get('content-type'), 'video/mp4');
+      assert.equal(r.headers.get('content-length'), String(mp4.length));
+      assert.deepEqual(Buffer.from(await r.arrayBuffer()), mp4);
+    });
+
+    it('answers ranges (206) with the exact bytes, and 416 past the end', async () => {
+      for (const [range, start, end] of [
+        ['bytes=0-99', 0, 99],
+        ['bytes=100-', 100, mp4.length - 1],
+        ['bytes=-50', mp4.length - 50, mp4.length - 1],
+        [`bytes=1000-${mp4.length + 500}`, 1000, mp4.length - 1],
+      ] as const) {
+        const r = await get(`/videos/${id}/file`, { range });
+        assert.equal(r.status, 206, range);
+        assert.equal(r.headers.get('content-range'), `bytes ${start}-${end}/${mp4.length}`);
+        assert.deepEqual(Buffer.from(await r.arrayBuffer()), mp4.subarray(start, end + 1), range);
+      }
+      const past = await get(`/videos/${id}/file`, { range: `bytes=${mp4.length}-` });
+      assert.equal(past.status, 416);
+      assert.equal(past.headers.get('content-range'), `bytes */${mp4.length}`);
+    });
+
+    it('the Clip links its files, download (owner, or privacy.download) and the player', async () => {
+      const own = await h.call('GET', `/videos/${id}`, { token: alice.token });
+      assert.equal(own.body.files[0].link, `${h.server.url}/videos/${id}/file`);
+      assert.deepEqual([own.body.files[0].type, own.body.files[0].size, own.body.files[0].width], ['video/mp4', mp4.length, 320]);
+      assert.equal(own.body.download[0].link, `${h.server.url}/videos/${id}/file?download=true`);
+      assert.equal(own.body.player_embed_url, `${h.server.url}/videos/${id}/player`);
+      assert.match(own.body.embed.html, new RegExp(`src="${h.server.url}/videos/${id}/player"`));
+      const other = await h.call('GET', `/videos/${id}`, { token: bob.token });
+      assert.deepEqual(other.body.download, []);
+      expectError(await h.call('GET', `/videos/${id}/file?download=true`, { token: bob.token }), 403, 3200);
+      const dl = await get(`/videos/${id}/file?download=true`, {}, alice.token);
+      assert.equal(dl.status, 200);
+      assert.match(dl.headers.get('content-disposition') ?? '', /^attachment; filename="Played\.mp4"$/);
+      await dl.arrayBuffer();
+      assert.equal((await h.call('PATCH', `/videos/${id}`, { token: alice.token, json: { privacy: { download: true } } })).status, 200);
+      assert.equal((await h.call('GET', `/videos/${id}`, { token: bob.token })).body.download.length, 1);
+      const ok = await get(`/videos/${id}/file?download=true`, {}, bob.token);
+      assert.equal(ok.status, 200);
+      await ok.arrayBuffer();
+    });
+
+    it('applies privacy: a nobody video plays for its owner only', async () => {
+      const hidden = await uploadByTus(h, alice.token, mp4, { privacy: { view: 'nobody' } });
+      assert.equal((await get(`/videos/${hidden}/file`)).status, 404);
+      assert.equal((await get(`/videos/${hidden}/file`, {}, bob.token)).status, 404);
+      assert.equal((await get(`/videos/${hidden}/player`)).status, 404);
+      const r = await get(`/videos/${hidden}/file`, { range: 'bytes=0-9' }, alice.token);
+      assert.equal(r.status, 206);
+      assert.deepEqual(Buffer.from(await r.arrayBuffer()), mp4.subarray(0, 10));
+    });
+
+    it('answers 404/5006 for a video whose file has not arrived', async () => {
+      const empty = await h.video(alice);
+      expectError(await h.call('GET', `/videos/${empty}/file`, { token: alice.token }), 404, 5006);
+    });
+
+    it('counts plays and adds the video to the viewer’s watch history', async () => {
+      const before = (await h.call('GET', `/videos/${id}`)).body.stats.plays;
+      const r = await get(`/videos/${id}/file`, {}, bob.token);
+      await r.arrayBuffer();
+      // A later range of the same play is not another play.
+      await (await get(`/videos/${id}/file`, { range: 'bytes=500-' }, bob.token)).arrayBuffer();
+      assert.equal((await h.call('GET', `/videos/${id}`)).body.stats.plays, before + 1);
+      const history = await h.call('GET', '/me/watched/videos', { token: bob.token });
+      assert.equal(history.status, 200, history.text);
+      assert.deepEqual(history.body.data.map((v: { uri: string }) => v.uri), [`/videos/${id}`]);
+      assert.equal((await h.call('GET', '/me', { token: bob.token })).body.metadata.connections.watched_videos?.total ?? 1, 1);
+    });
+
+    it('serves the player page: a <video> on the file, honouring the embed settings', async () => {
+      const r = await get(`/videos/${id}/player`);
+      assert.equal(r.status, 200);
+      assert.match(r.headers.get('content-type') ?? '', /^text\/html/);
+      const page = await r.text();
+      assert.match(page, new RegExp(`<video id="player" src="${h.server.url}/videos/${id}/file" preload="metadata" playsinline controls`));
+      assert.match(page, /<h1 class="title">Played<\/h1>/);
+      assert.match(page, /accent-color:#ff0000/);
+      await h.call('PATCH', `/videos/${id}`, { token: alice.token, json: { embed: { title: { name: 'hide', portrait: 'hide' }, buttons: { fullscreen: false } } } });
+      const hidden = await (await get(`/videos/${id}/player`)).text();
+      assert.doesNotMatch(hidden, /class="title"/);
+      assert.doesNotMatch(hidden, /class="portrait"/);
+      assert.match(hidden, /controlslist="nofullscreen"/);
+    });
+  });
+}

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { drivers, expectError, Harness, tinyMp4, type Fixture } from '../src/index';
+
+/** Files left anywhere under the files directory (uploads in progress included). */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+
+for (const driver of drivers) {
+  describe(`tus uploads (${driver.name})`, () => {
+    let h: Harness;
+    let alice: Fixture;
+    const mp4 = tinyMp4({ seconds: 7, width: 640, height: 360, payload: 5000 });
+    const tus = (method: string, link: string, headers: Record<string, string> = {}, body?: Uint8Array) =>
+      fetch(link, { method, headers: { 'Tus-Resumable': '1.0.0', ...headers }, body });
+    const patch = (link: string, offset: number, bytes: Uint8Array) =>
+      tus('PATCH', link, { 'Upload-Offset': String(offset), 'Content-Type': 'application/offset+octet-stream' }, bytes);
+    const start = async (size: number) => {
+      const r = await h.call('POST', '/me/videos?fields=uri,upload', { token: alice.token, json: { name: 'Tus', upload: { approach: 'tus', size } } });
+      assert.equal(r.status, 201, r.text);
+      return { id: String(r.body.uri).split('/').pop()!, link: String(r.body.upload.upload_link) };
+    };
+    before(async () => {
+      h = await Harness.start(driver, { uploadMaxBytes: 64 * 1024, uploadLinkTtlSeconds: 3600 });
+      alice = await h.user('Alice');
+    });
+    after(() => h.stop());
+
+    it('uploads in two PATCHes resumed after a HEAD; the Clip ends available with duration, size and dimensions', async () => {
+      const { id, link } = await start(mp4.length);
+      assert.match(link, new RegExp(`^${h.server.url}/uploads/tus/${id}-[0-9a-f]{48}$`));
+      const head0 = await tus('HEAD', link);
+      assert.equal(head0.status, 200);
+      assert.equal(head0.headers.get('upload-offset'), '0');
+      assert.equal(head0.headers.get('upload-length'), String(mp4.length));
+      const half = 1000;
+      const p1 = await patch(link, 0, mp4.subarray(0, half));
+      assert.equal(p1.status, 204, await p1.text());
+      assert.equal(p1.headers.get('upload-offset'), String(half));
+      // The connection "drops"; the client asks where to resume.
+      const head = await tus('HEAD', link);
+      assert.equal(head.headers.get('upload-offset'), String(half));
+      const mid = await h.call('GET', `/videos/${id}`, { token: alice.token });
+      assert.deepEqual([mid.body.status, mid.body.upload.status, mid.body.transcode.status], ['uploading', 'in_progress', 'in_progress']);
+      const p2 = await patch(link, half, mp4.subarray(half));
+      assert.equal(p2.status, 204, await p2.text());
+      assert.equal(p2.headers.get('upload-offset'), String(mp4.length));
+      const v = await h.call('GET', `/videos/${id}`, { token: alice.token });
+      assert.equal(v.status, 200, v.text);
+      assert.deepEqual(
+        [v.body.status, v.body.upload.status, v.body.transcode.status, v.body.duration, v.body.width, v.body.height, v.body.upload.size, v.body.upload.upload_link],
+        ['available', 'complete', 'complete', 7, 640, 360, mp4.length, null],
+      );
+      // The finished link is gone; only the finished file remains.
+      assert.equal((await tus('HEAD', link)).status, 404);
+      assert.deepEqual(
+        filesUnder(h.filesDir).map((f) => f.slice(h.filesDir.length)),
+        filesUnder(join(h.filesDir, 'videos', id)).map((f) => f.slice(h.filesDir.length)),
+      );
+      assert.equal(filesUnder(join(h.filesDir, 'videos', id)).length, 1);
+    });
+
+    it('answers 409 to a wrong offset without changing the upload', async () => {
+      const { link } = await start(mp4.length);
+      assert.equal((await patch(link, 0, mp4.subarray(0, 100))).status, 204);
+      const wrong = await patch(link, 50, mp4.subarray(50, 150));
+      assert.equal(wrong.status, 409);
+      assert.equal((await tus('HEAD', link)).headers.get('upload-offset'), '100');
+    });
+
+    it('answers 404 to unknown links, including a guessed secret for a real video', async () => {
+      const { id } = await start(mp4.length);
+      for (const bad of [`${id}-${'0'.repeat(48)}`, 'nonsense', `999999-${'a'.repeat(48)}`]) {
+        const r = await tus('HEAD', `${h.server.url}/uploads/tus/${bad}`);
+        assert.equal(r.status, 404, bad);
+        const p = await patch(`${h.server.url}/uploads/tus/${bad}`, 0, mp4.subarray(0, 10));
+        assert.equal(p.status, 404, bad);
+      }
+    });
+
+    it('refuses a declared size over the cap (413) and bytes beyond the declared size (413)', async () => {
+      const r = await h.call('POST', '/me/videos', { token: alice.token, json: { upload: { approach: 'tus', size: 64 * 1024 + 1 } } });
+      expectError(r, 413, 2204, 'upload.size');
+      const { link } = await start(100);
+      const over = await patch(link, 0, mp4.subarray(0, 200));
+      assert.equal(over.status, 413);
+    });
+
+    it('refuses an expired link (410) and leaves no partial file behind', async () => {
+      const { id, link } = await start(mp4.length);
+      assert.equal((await patch(link, 0, mp4.subarray(0, 100))).status, 204);
+      h.clock.advance(3601);
+      const r = await patch(link, 100, mp4.subarray(100));
+      assert.equal(r.status, 410);
+      assert.equal((await tus('HEAD', link)).status, 410);
+      assert.ok(!filesUnder(h.filesDir).some((f) => f.includes(`${id}-`)), 'the partial upload was removed');
+      const v = await h.call('GET', `/videos/${id}`, { token: alice.token });
+      assert.equal(v.body.status, 'uploading');
+    });
+
+    it('a file that is not a video ends transcode_error', async () => {
+      const junk = Buffer.from('this is not a video at all, just some text'.repeat(10));
+      const { id, link } = await start(junk.length);
+      assert.equal((await patch(link, 0, junk)).status, 204);
+      const v = await h.call('GET', `/videos/${id}`, { token: alice.token });
+      assert.deepEqual([v.body.status, v.body.upload.status, v.body.transcode.status], ['transcode_error', 'complete', 'error']);
+      assert.equal(filesUnder(join(h.filesDir, 'videos')).filter((f) => f.includes(`/${id}/`)).length, 0);
+    });
+
+    it('a version replaces the file only once the new one is a video; the old file plays until then', async () => {
+      const { id, link } = await start(mp4.length);
+      assert.equal((await patch(link, 0, mp4)).status, 204);
+      const oldFiles = filesUnder(join(h.filesDir, 'videos', id));
+      const version = async (bytes: Uint8Array) => {
+        const r = await h.call('POST', `/videos/${id}/versions`, { token: alice.token, json: { file_name: 'v.mp4', upload: { approach: 'tus', size: bytes.length } } });
+        assert.equal(r.status, 201, r.text);
+        return { uri: String(r.body.uri), link: String(r.body.upload.upload_link) };
+      };
+      const plays = async () => Buffer.from(await (await fetch(`${h.server.url}/videos/${id}/file`)).arrayBuffer());
+      // A version that is not a video: the version fails, the video keeps its file.
+      const junk = Buffer.from('not a video'.repeat(20));
+      const bad = await version(junk);
+      assert.equal((await patch(bad.link, 0, junk)).status, 204);
+      assert.equal((await h.call('GET', bad.uri, { token: alice.token })).body.upload.status, 'error');
+      assert.deepEqual(await plays(), mp4);
+      // A good version: half uploaded, the old file still plays; complete, the new one does.
+      const next = tinyMp4({ seconds: 12, width: 1280, height: 720, payload: 6000 });
+      const good = await version(next);
+      assert.equal((await patch(good.link, 0, next.subarray(0, 100))).status, 204);
+      assert.deepEqual(await plays(), mp4);
+      assert.equal((await h.call('GET', `/videos/${id}`, { token: alice.token })).body.status, 'available');
+      assert.equal((await patch(good.link, 100, next.subarray(100))).status, 204);
+      assert.deepEqual(await plays(), next);
+      const v = await h.call('GET', `/videos/${id}`, { token: alice.token });
+      assert.deepEqual([v.body.status, v.body.duration, v.body.width, v.body.height, v.body.files[0].size], ['available', 12, 1280, 720, next.length]);
+      assert.equal((await h.call('GET', good.uri, { token: alice.token })).body.upload.status, 'complete');
+      const now = filesUnder(join(h.filesDir, 'videos', id));
+      assert.equal(now.length, 1);
+      assert.notDeepEqual(now, oldFiles, 'the replaced file was deleted');
+    });
+
+    it('shows the upload link only to the owner', async () => {
+      const { id } = await start(10);
+      const bob = await h.user('Bob');
+      const r = await h.call('GET', `/videos/${id}`, { token: bob.token });
+      assert.equal(r.body.upload.upload_link, null);
+    });
+  });
+}

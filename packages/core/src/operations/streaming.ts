@@ -1,0 +1,124 @@
+import { object, optional, size, string, unknown as anything } from 'superstruct';
+import { ApiError, forbidden, notFound } from '../engine/errors';
+import { noContent, ok, operation, type Context, type Reply } from '../engine/operation';
+import { since } from '../engine/versions';
+import { representContext, targetUser } from '../domain/users';
+import { representOne } from '../domain/videos';
+import { probe } from '../media/probe';
+import type { VideoRecord } from '../records';
+import { isoTime } from '../representations/common';
+import { representUserSummary } from '../representations/user';
+import { newBlobKey, stagingKey, uploadId, uploadLinks } from '../uploads/uploads';
+
+/**
+ * The streaming approach: POST /me/videos with upload.approach streaming gives a ticket; the
+ * client PUTs the bytes to the ticket's upload_link, then DELETEs its complete_uri
+ * (/users/{user_id}/uploads/{upload}?signature=…&video_file_id=…) to finish.
+ */
+
+/** The caller's own video still taking a streaming upload, named by the `{ticket}` or `{upload}` path variable. */
+async function streamingVideo(ctx: Context<unknown>, id: string): Promise<VideoRecord & { upload: { secret: string } }> {
+  const user = await targetUser(ctx);
+  if (user.id !== ctx.principal.user?.id) throw forbidden("Only the uploader may see or complete their uploads.");
+  const video = /^\d{1,18}$/.test(id) ? await ctx.store.get<VideoRecord>('videos', id) : null;
+  if (!video || video.user_id !== user.id || video.upload.approach !== 'streaming' || !video.upload.secret || video.upload.status !== 'in_progress') {
+    throw notFound('upload', 5011);
+  }
+  return video as VideoRecord & { upload: { secret: string } };
+}
+
+const completeUri = (video: VideoRecord & { upload: { secret: string } }) =>
+  `/users/${video.user_id}/uploads/${video.id}?video_file_id=${video.id}&signature=${video.upload.secret}`;
+
+export const getTicket = operation({
+  id: 'users.tickets.get',
+  summary: 'Get an upload ticket (streaming uploads)',
+  method: 'GET',
+  paths: ['/users/{user_id}/tickets/{ticket}'],
+  auth: 'user',
+  async handle(ctx) {
+    const video = await streamingVideo(ctx, ctx.path.ticket);
+    const uri = `/users/${video.user_id}/tickets/${video.id}`;
+    // A full Upload Ticket from 3.3.11; before, the ticket's identity and where to send the bytes.
+    if (!since(ctx.version, 'fullUploadAnswers')) return ok({ uri, ticket_id: video.id, complete_uri: completeUri(video) }, 'uploadticket');
+    const owner = ctx.principal.user!;
+    const { upload_link } = uploadLinks(video.upload, ctx.baseUrl, video.id);
+    return ok(
+      {
+        uri,
+        ticket_id: video.id,
+        upload_link,
+        upload_link_secure: upload_link,
+        complete_uri: completeUri(video),
+        user: representUserSummary(owner, representContext(ctx)),
+        video: await representOne(ctx, video),
+      },
+      'uploadticket',
+    );
+  },
+});
+
+export const getUploadAttempt = operation({
+  id: 'users.uploads.get',
+  summary: 'Get an upload attempt (streaming uploads)',
+  method: 'GET',
+  paths: ['/users/{user_id}/uploads/{upload}'],
+  auth: 'user',
+  async handle(ctx) {
+    const video = await streamingVideo(ctx, ctx.path.upload);
+    if (!since(ctx.version, 'fullUploadAnswers')) return noContent();
+    const { upload_link } = uploadLinks(video.upload, ctx.baseUrl, video.id);
+    const upload: Record<string, unknown> = { status: video.upload.status, approach: 'streaming', size: video.upload.size, upload_link, complete_uri: completeUri(video) };
+    // (upload_link_secure left the Upload Attempt in 3.3.3, before the attempt had a body at all.)
+    return ok({ uri: `/users/${video.user_id}/uploads/${video.id}`, ticket_id: video.id, upload, clip: await representOne(ctx, video) }, 'uploadattempt');
+  },
+});
+
+const uploadServerError = (detail: string) => new ApiError(500, 4011, 'The upload server did not answer as expected.', detail);
+
+export const completeStreamingUpload = operation({
+  id: 'users.uploads.complete',
+  summary: 'Complete a streaming upload',
+  method: 'DELETE',
+  paths: ['/users/{user_id}/uploads/{upload}'],
+  scope: 'upload',
+  params: object({ signature: optional(size(string(), 0, 200)), video_file_id: optional(anything()) }),
+  async handle(ctx): Promise<Reply> {
+    const video = await streamingVideo(ctx, ctx.path.upload);
+    const { signature, video_file_id } = ctx.params;
+    if (!signature) throw new ApiError(404, 5007, 'The upload signature is missing.', 'Send the signature from the ticket\u2019s complete_uri.');
+    if (signature !== video.upload.secret) throw new ApiError(404, 8400, 'The upload signature is invalid.', 'The signature does not match this upload.');
+    if (video_file_id === undefined || String(video_file_id) !== video.id) {
+      throw new ApiError(404, 5006, 'The video file does not exist.', 'video_file_id must be the one in the ticket\u2019s complete_uri.');
+    }
+    const blobs = ctx.blobs;
+    if (!blobs) throw uploadServerError('No file storage is attached to this transport.');
+    const staged = stagingKey(uploadId(video.id, video.upload.secret));
+    const info = await blobs.stat(staged).catch(() => {
+      throw uploadServerError('The file storage could not be read.');
+    });
+    if (!info) throw new ApiError(404, 5006, 'The video file does not exist.', 'No bytes were sent to the upload_link yet.');
+    const found = await probe(blobs.reader(staged), info.size).catch(() => null);
+    if (!found) {
+      await blobs.delete(staged);
+      throw new ApiError(400, 2502, 'The video file format is invalid.', 'The file is not an MP4/QuickTime or WebM/Matroska video.');
+    }
+    const key = newBlobKey(video.id);
+    const moved = await blobs.move(staged, key).catch(() => {
+      throw uploadServerError('The file could not be moved into place.');
+    });
+    const saved = await ctx.store.update<VideoRecord>('videos', video.id, {
+      upload: { ...video.upload, secret: null, expires: null, status: 'complete', size: moved.size },
+      file: { key, size: moved.size, type: found.type },
+      duration: found.duration,
+      width: found.width,
+      height: found.height,
+      status: 'available',
+      transcode_status: 'complete',
+      modified_time: isoTime(ctx.now()),
+    });
+    return { status: 201, kind: 'video', headers: { Location: `/videos/${video.id}` }, body: await representOne(ctx, saved!) };
+  },
+});
+
+export const streamingOperations = [getTicket, getUploadAttempt, completeStreamingUpload];

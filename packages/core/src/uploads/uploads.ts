@@ -1,0 +1,186 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ReadAt } from '../blobs/blob-store';
+import type { Service } from '../engine/service';
+import { ApiError } from '../engine/errors';
+import { probe, type Probe } from '../media/probe';
+import type { VideoRecord, VideoVersionRecord } from '../records';
+import type { Store } from '../store/store';
+import { isoTime } from '../representations/common';
+
+/**
+ * Uploads are driven by transports (tus, multipart POST, pull) that move the bytes; every decision
+ * — which link is valid, how large a file may be, what the video becomes — is made here.
+ */
+
+/** A fresh capability for an upload link and when it expires. */
+export function newUploadSecret(now: Date, ttlSeconds: number): { secret: string; expires: string } {
+  return { secret: randomBytes(24).toString('hex'), expires: isoTime(new Date(now.getTime() + ttlSeconds * 1000)) };
+}
+
+/** The id in an upload link: `<video id>-<secret>`, or `<video id>.<version id>-<secret>` for a new version. */
+export const uploadId = (videoId: string, secret: string, versionId?: string): string => `${videoId}${versionId ? `.${versionId}` : ''}-${secret}`;
+
+/** The absolute tus upload link of a video (or a version of it) still uploading. */
+export const tusLink = (baseUrl: string, videoId: string, secret: string, versionId?: string): string =>
+  `${baseUrl}/uploads/tus/${uploadId(videoId, secret, versionId)}`;
+
+/** The absolute multipart POST upload link (approach post). */
+export const postLink = (baseUrl: string, videoId: string, secret: string, versionId?: string): string =>
+  `${baseUrl}/uploads/post/${uploadId(videoId, secret, versionId)}`;
+
+/** What an upload object shows for its approach while in progress: the link to send bytes to, and for post an HTML form. */
+export function uploadLinks(
+  upload: { approach: string | null; status: string; secret?: string | null },
+  baseUrl: string,
+  videoId: string,
+  versionId?: string,
+): { upload_link: string | null; form: string | null } {
+  if (!upload.secret || upload.status !== 'in_progress') return { upload_link: null, form: null };
+  if (upload.approach === 'tus') return { upload_link: tusLink(baseUrl, videoId, upload.secret, versionId), form: null };
+  if (upload.approach === 'post') {
+    const link = postLink(baseUrl, videoId, upload.secret, versionId);
+    return {
+      upload_link: link,
+      form: `<form method="POST" action="${link}" enctype="multipart/form-data"><label for="file_data">Your video</label><input type="file" name="file_data" id="file_data"><input type="submit" name="submit" value="Submit"></form>`,
+    };
+  }
+  if (upload.approach === 'streaming') return { upload_link: `${baseUrl}/uploads/stream/${uploadId(videoId, upload.secret, versionId)}`, form: null };
+  return { upload_link: null, form: null };
+}
+
+/** Where a streaming upload's bytes wait for DELETE /users/{user_id}/uploads/{upload}. */
+export const stagingKey = (id: string): string => `staging/${id.replace('.', '_')}`;
+
+const parseId = (id: string): { videoId: string; versionId: string | null; secret: string } | null => {
+  const m = /^(\d{1,18})(?:\.(\d{1,18}))?-([0-9a-f]{48})$/.exec(id);
+  return m ? { videoId: m[1], versionId: m[2] ?? null, secret: m[3] } : null;
+};
+
+/** The upload object of the target (the video's own, or a version's). */
+type UploadState = VideoRecord['upload'] | VideoVersionRecord['upload'];
+
+const unknownLink = () => new ApiError(404, 5011, 'The upload could not be found.', 'No upload answers this link; it may be complete or never have existed.');
+
+const sameSecret = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** An upload in progress, as a transport may use it. */
+export interface OpenUpload {
+  videoId: string;
+  approach: string | null;
+  /** Declared size in bytes (null when the approach did not declare one). */
+  size: number | null;
+  /** The most the transport may accept. */
+  maxBytes: number;
+  redirectUrl: string | null;
+}
+
+interface Target {
+  video: VideoRecord;
+  version: VideoVersionRecord | null;
+  upload: UploadState & { secret?: string | null; expires?: string | null; redirect_url?: string | null };
+}
+
+async function targetOf(store: Store, id: string): Promise<Target> {
+  const parsed = parseId(id);
+  if (!parsed) throw unknownLink();
+  const video = await store.get<VideoRecord>('videos', parsed.videoId);
+  if (!video) throw unknownLink();
+  const version = parsed.versionId ? await store.get<VideoVersionRecord>('video_versions', parsed.versionId) : null;
+  if (parsed.versionId && version?.video_id !== video.id) throw unknownLink();
+  const upload = version ? version.upload : video.upload;
+  const secret = upload.secret;
+  if (!secret || !sameSecret(secret, parsed.secret) || upload.status !== 'in_progress') throw unknownLink();
+  return { video, version, upload };
+}
+
+/** Checks an upload link: 404/5011 unknown or finished, 410 expired. */
+export async function openUpload(service: Service, id: string): Promise<OpenUpload> {
+  const { video, upload } = await targetOf(service.store, id);
+  if (upload.expires && Date.parse(upload.expires) <= service.now().getTime()) {
+    throw new ApiError(410, 5011, 'The upload link has expired.', `This upload link expired at ${upload.expires}; create a new upload.`);
+  }
+  return {
+    videoId: video.id,
+    approach: upload.approach,
+    size: upload.size,
+    maxBytes: service.config.uploadMaxBytes,
+    redirectUrl: upload.redirect_url ?? null,
+  };
+}
+
+/** What became of a finished upload; the transport deletes `discard` blobs. */
+export interface FinishedUpload {
+  status: string;
+  probe: Probe | null;
+  /** Blobs no longer used: the replaced file, or the new one when it was not a video. */
+  discard: string[];
+}
+
+/**
+ * The bytes of upload `id` are in the blob store under `key`: probe them and move the video on
+ * (`uploading` → `transcode_starting` → `transcoding` → `available`, or `transcode_error`).
+ */
+export async function finishUpload(service: Service, id: string, file: { key: string; size: number }, read: ReadAt): Promise<FinishedUpload> {
+  await targetOf(service.store, id);
+  let found: Probe | null = null;
+  try {
+    found = await probe(read, file.size);
+  } catch {
+    found = null;
+  }
+  return service.store.transaction(async (tx) => {
+    const { video, version, upload: current } = await targetOf(tx, id);
+    const now = isoTime(service.now());
+    const done = { ...current, secret: null, expires: null, status: 'complete', size: file.size };
+    if (version) {
+      // A new version replaces the file only once it is a playable video; until then the old one stays.
+      await tx.update<VideoVersionRecord>('video_versions', version.id, { upload: { ...version.upload, secret: null, expires: null, size: file.size, status: found ? 'complete' : 'error' } });
+      if (!found) return { status: 'transcode_error', probe: null, discard: [file.key] };
+    }
+    const upload = version ? video.upload : (done as VideoRecord['upload']);
+    if (!found) {
+      await tx.update<VideoRecord>('videos', video.id, { upload, status: 'transcode_error', transcode_status: 'error', modified_time: now });
+      return { status: 'transcode_error', probe: null, discard: [file.key] };
+    }
+    // No transcoding happens: the file is played as uploaded, so the video passes through
+    // transcode_starting and transcoding within this transaction and lands on available.
+    const old = video.file?.key;
+    await tx.update<VideoRecord>('videos', video.id, {
+      upload,
+      file: { key: file.key, size: file.size, type: found.type },
+      duration: found.duration,
+      width: found.width,
+      height: found.height,
+      status: 'available',
+      transcode_status: 'complete',
+      modified_time: now,
+    });
+    return { status: 'available', probe: found, discard: old && old !== file.key ? [old] : [] };
+  });
+}
+
+/** Records an upload that failed in transit (a pull that could not be fetched, say). */
+export async function failUpload(service: Service, id: string, reason: string): Promise<void> {
+  await service.store.transaction(async (tx) => {
+    let target: Target;
+    try {
+      target = await targetOf(tx, id);
+    } catch {
+      return;
+    }
+    const upload = { ...target.upload, status: 'error', secret: null, expires: null, error: reason };
+    if (target.version) await tx.update<VideoVersionRecord>('video_versions', target.version.id, { upload: upload as VideoVersionRecord['upload'] });
+    else {
+      await tx.update<VideoRecord>('videos', target.video.id, {
+        upload: upload as VideoRecord['upload'],
+        status: 'uploading_error',
+        modified_time: isoTime(service.now()),
+      });
+    }
+  });
+}
+
+/** A blob key for a new file of a video. */
+export const newBlobKey = (videoId: string): string => `videos/${videoId}/${randomBytes(12).toString('hex')}`;
+
+

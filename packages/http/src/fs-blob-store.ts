@@ -1,0 +1,77 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { BlobInfo, BlobStore, ByteRange, ReadAt } from '@reelbase/core';
+
+/** Blobs as files under one directory: written to `.tmp/<random>` then renamed into place. */
+export class FsBlobStore implements BlobStore {
+  readonly root: string;
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  /** The file of `key`; keys are relative paths of [\w-] segments, nothing else. */
+  path(key: string): string {
+    if (!/^[\w-]+(\/[\w-]+)*$/.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
+    return join(this.root, ...key.split('/'));
+  }
+
+  async put(key: string, data: Readable | AsyncIterable<Uint8Array>): Promise<BlobInfo> {
+    const target = this.path(key);
+    const tmpDir = join(this.root, '.tmp');
+    await mkdir(tmpDir, { recursive: true });
+    const tmp = join(tmpDir, randomBytes(12).toString('hex'));
+    try {
+      await pipeline(data instanceof Readable ? data : Readable.from(data), createWriteStream(tmp, { flags: 'wx' }));
+      await mkdir(dirname(target), { recursive: true });
+      await rename(tmp, target);
+    } catch (e) {
+      await rm(tmp, { force: true });
+      throw e;
+    }
+    return { key, size: (await stat(target)).size };
+  }
+
+  get(key: string, range?: ByteRange): Readable {
+    return createReadStream(this.path(key), range ? { start: range.start, end: range.end } : {});
+  }
+
+  async move(from: string, to: string): Promise<BlobInfo> {
+    const target = this.path(to);
+    await mkdir(dirname(target), { recursive: true });
+    await rename(this.path(from), target);
+    return { key: to, size: (await stat(target)).size };
+  }
+
+  async stat(key: string): Promise<BlobInfo | null> {
+    try {
+      const s = await stat(this.path(key));
+      return s.isFile() ? { key, size: s.size } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+  }
+
+  /** Random access for probing. */
+  reader(key: string): ReadAt {
+    const file = this.path(key);
+    return async (offset, length) => {
+      const handle = await open(file, 'r');
+      try {
+        const buf = Buffer.alloc(length);
+        const { bytesRead } = await handle.read(buf, 0, length, offset);
+        return buf.subarray(0, bytesRead);
+      } finally {
+        await handle.close();
+      }
+    };
+  }
+}
+

@@ -1,0 +1,53 @@
+import { lookup } from 'node:dns/promises';
+import { Readable } from 'node:stream';
+import { ApiError, failUpload, finishUpload, isPrivateAddress, newBlobKey, openUpload, type Service } from '@reelbase/core';
+import type { FsBlobStore } from './fs-blob-store';
+
+class PullError extends Error {}
+
+/**
+ * A pull upload: fetch the link (http/https only, no loopback or private addresses unless
+ * configured, no redirects, a size cap and a timeout) into the blob store, then let core finish
+ * the upload. Any failure becomes the upload's error (`uploading_error`), never a crash.
+ */
+export async function runPull(service: Service, blobs: FsBlobStore, task: { upload: string; link: string }): Promise<void> {
+  const key = newBlobKey(task.upload.split(/[.-]/)[0]);
+  try {
+    const open = await openUpload(service, task.upload);
+    const url = new URL(task.link);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PullError('only http and https links can be pulled');
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const addresses = await lookup(host, { all: true }).catch(() => {
+      throw new PullError(`cannot resolve ${host}`);
+    });
+    if (!service.config.pullAllowPrivate && addresses.some((a) => isPrivateAddress(a.address))) {
+      throw new PullError(`${host} is a loopback or private address`);
+    }
+    const res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(service.config.pullTimeoutMs) }).catch((e: Error) => {
+      throw new PullError(`fetching the link failed: ${e.message}`);
+    });
+    if (res.status !== 200 || !res.body) throw new PullError(`the link answered ${res.status}`);
+    const cap = open.maxBytes;
+    const declared = Number(res.headers.get('content-length'));
+    if (Number.isFinite(declared) && declared > cap) throw new PullError(`the file is larger than ${cap} bytes`);
+    const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
+    async function* capped(): AsyncIterable<Uint8Array> {
+      let seen = 0;
+      for await (const chunk of body as AsyncIterable<Uint8Array>) {
+        seen += chunk.length;
+        if (seen > cap) throw new PullError(`the file is larger than ${cap} bytes`);
+        yield chunk;
+      }
+    }
+    const info = await blobs.put(key, capped()).catch((e: Error) => {
+      body.destroy();
+      throw e instanceof PullError ? e : new PullError(`fetching the link failed: ${e.message}`);
+    });
+    const done = await finishUpload(service, task.upload, info, blobs.reader(key));
+    for (const k of done.discard) await blobs.delete(k);
+  } catch (e) {
+    await blobs.delete(key).catch(() => undefined);
+    const reason = e instanceof PullError || e instanceof ApiError ? e.message : 'the upload failed';
+    await failUpload(service, task.upload, reason).catch(() => undefined);
+  }
+}

@@ -1,0 +1,77 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { createReadStream } from 'node:fs';
+import { Server as TusServer, Upload } from '@tus/server';
+import { FileStore } from '@tus/file-store';
+import { ApiError, finishUpload, newBlobKey, openUpload, type Service, type ServiceResponse } from '@reelbase/core';
+import type { FsBlobStore } from './fs-blob-store';
+
+export const tusPath = '/uploads/tus';
+
+/**
+ * tus 1.0.0 upload links (`/uploads/tus/<id>`), served by @tus/server over its file store in
+ * `<files>/.tus`. Core decides whether a link is valid and what a finished file becomes; this only
+ * moves bytes: it creates the tus upload on first use, then hands the finished file to the blob store.
+ */
+export function createTusHandler(service: Service, blobs: FsBlobStore, write: (res: ServerResponse, answer: ServiceResponse) => void) {
+  // Made on first use: FileStore creates its directory, and most servers never see a tus request.
+  let made: { datastore: FileStore; tus: TusServer } | undefined;
+  const make = () => (made ??= build());
+  const build = () => {
+    const datastore = new FileStore({ directory: join(blobs.root, '.tus') });
+    const tus = new TusServer({
+      path: tusPath,
+      datastore,
+      maxSize: () => service.config.uploadMaxBytes,
+      // Links are made by POST /me/videos, never by tus creation requests.
+      namingFunction: () => {
+        throw { status_code: 403, body: 'Upload links are created with POST /me/videos.\n' };
+      },
+      async onUploadFinish(_req, upload) {
+        const key = newBlobKey(upload.id.split(/[.-]/)[0]);
+        try {
+          const info = await blobs.put(key, createReadStream(join(blobs.root, '.tus', upload.id)));
+          const done = await finishUpload(service, upload.id, info, blobs.reader(key));
+          for (const k of done.discard) await blobs.delete(k);
+        } catch (e) {
+          await blobs.delete(key);
+          throw e instanceof ApiError ? { status_code: e.status, body: `${e.developerMessage}\n` } : e;
+        } finally {
+          await datastore.remove(upload.id).catch(() => undefined);
+        }
+        return {};
+      },
+    });
+    return { datastore, tus };
+  };
+
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const { datastore, tus } = make();
+    let id = '';
+    try {
+      id = decodeURIComponent((req.url ?? '').split('?')[0].slice(tusPath.length + 1));
+    } catch {
+      id = '';
+    }
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (method !== 'OPTIONS') {
+      let open;
+      try {
+        open = await openUpload(service, id);
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        // An expired or finished link leaves no partial file behind.
+        await datastore.remove(id).catch(() => undefined);
+        req.resume();
+        write(res, { ...service.errorResponse(e), headers: { ...service.errorResponse(e).headers, 'Tus-Resumable': '1.0.0' } });
+        return;
+      }
+      const exists = await datastore.getUpload(id).then(
+        () => true,
+        () => false,
+      );
+      if (!exists) await datastore.create(new Upload({ id, size: open.size ?? undefined, offset: 0, creation_date: new Date().toISOString() }));
+    }
+    await tus.handle(req, res);
+  };
+}
