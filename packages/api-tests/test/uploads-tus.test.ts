@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { drivers, expectError, Harness, tinyMp4, type Fixture } from '../src/index';
@@ -9,6 +10,31 @@ const filesUnder = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name));
+
+/**
+ * A tus PATCH that announces `length` bytes from offset 0, sends `part` of them, then drops the
+ * connection once `arrived()` says the server has them (a client whose network went away mid-upload).
+ */
+function cutPatch(link: string, length: number, part: Uint8Array, arrived: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const req = request(link, {
+      method: 'PATCH',
+      headers: {
+        'Tus-Resumable': '1.0.0',
+        'Upload-Offset': '0',
+        'Content-Type': 'application/offset+octet-stream',
+        'Content-Length': String(length),
+      },
+    });
+    req.on('error', () => resolve());
+    req.on('close', () => resolve());
+    req.flushHeaders();
+    req.write(part, async () => {
+      for (let i = 0; i < 1000 && !arrived(); i++) await new Promise((r) => setTimeout(r, 5));
+      req.destroy();
+    });
+  });
+}
 
 for (const driver of drivers) {
   describe(`tus uploads (${driver.name})`, () => {
@@ -62,6 +88,27 @@ for (const driver of drivers) {
         filesUnder(join(h.filesDir, 'videos', id)).map((f) => f.slice(h.filesDir.length)),
       );
       assert.equal(filesUnder(join(h.filesDir, 'videos', id)).length, 1);
+    });
+
+    it('resumes after a PATCH whose connection is cut mid-body, from the offset the server kept', async () => {
+      const { id, link } = await start(mp4.length);
+      const sent = 3000;
+      const partial = join(h.filesDir, '.tus', link.split('/').pop()!);
+      await cutPatch(link, mp4.length, mp4.subarray(0, sent), () => existsSync(partial) && statSync(partial).size === sent);
+      // The server settles the aborted request in the background; HEAD reports what it kept.
+      let offset = -1;
+      for (let i = 0; i < 400 && offset <= 0; i++) {
+        const head = await tus('HEAD', link);
+        if (head.status === 200) offset = Number(head.headers.get('upload-offset'));
+        if (offset <= 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      assert.equal(offset, sent);
+      assert.equal((await h.call('GET', `/videos/${id}`, { token: alice.token })).body.status, 'uploading');
+      const rest = await patch(link, offset, mp4.subarray(offset));
+      assert.equal(rest.status, 204, await rest.text());
+      const v = await h.call('GET', `/videos/${id}`, { token: alice.token });
+      assert.deepEqual([v.body.status, v.body.duration, v.body.upload.size], ['available', 7, mp4.length]);
+      assert.deepEqual(Buffer.from(await (await fetch(`${h.server.url}/videos/${id}/file`)).arrayBuffer()), mp4);
     });
 
     it('answers 409 to a wrong offset without changing the upload', async () => {
