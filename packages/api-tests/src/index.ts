@@ -1,4 +1,4 @@
 export { drivers, type TestDriver } from './drivers';
 export { Harness, TestClock, type Answer, type CallOptions, type Fixture } from './harness';
 export { expectError } from './expect';
-export { tinyMp4, tinyWebm, uploadByTus } from './media';
+export { createTusVideo, sendByTus, tinyMp4, tinyWebm, uploadByTus } from './media';

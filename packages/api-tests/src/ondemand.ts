@@ -1,4 +1,5 @@
 import type { Fixture, Harness } from './harness';
+import { createTusVideo } from './media';
 
 type Body = Record<string, unknown>;
 
@@ -31,21 +32,29 @@ export async function createPage(h: Harness, owner: Fixture, json: Body = film()
   return idOf(r.body.uri);
 }
 
+async function putPageVideo(h: Harness, owner: Fixture, pageId: string, videoId: string, json: Body): Promise<void> {
+  const r = await h.call('PUT', `/ondemand/pages/${pageId}/videos/${videoId}`, { token: owner.token, json });
+  if (r.status !== 200) throw new Error(`adding a video failed: ${r.status} ${r.text}`);
+}
+
 /** Creates a video of `owner` and puts it on the page; answers the video id. */
 export async function addPageVideo(h: Harness, owner: Fixture, pageId: string, json: Body = { type: 'main' }): Promise<string> {
   const videoId = await h.video(owner);
-  const r = await h.call('PUT', `/ondemand/pages/${pageId}/videos/${videoId}`, { token: owner.token, json });
-  if (r.status !== 200) throw new Error(`adding a video failed: ${r.status} ${r.text}`);
+  await putPageVideo(h, owner, pageId, videoId, json);
   return videoId;
+}
+
+/** Puts on the page a video of `owner` whose `size`-byte tus upload is still to come; answers its id and upload link. */
+export async function addUploadingVideo(h: Harness, owner: Fixture, pageId: string, size: number, json: Body = { type: 'main' }): Promise<{ id: string; link: string }> {
+  const video = await createTusVideo(h, owner.token, size);
+  await putPageVideo(h, owner, pageId, video.id, json);
+  return video;
 }
 
 export async function addGenre(h: Harness, owner: Fixture, pageId: string, genre = 'drama'): Promise<void> {
   const r = await h.call('PUT', `/ondemand/pages/${pageId}/genres/${genre}`, { token: owner.token });
   if (r.status !== 201) throw new Error(`adding a genre failed: ${r.status} ${r.text}`);
 }
-
-/** Marks a video transcoded; uploads do not exist yet, so the store is the only way. */
-export const finishVideo = (h: Harness, videoId: string): Promise<unknown> => h.service.store.update('videos', videoId, { status: 'available' });
 
 /** A draft that may be published: it has a genre and a main video. */
 export async function readyPage(h: Harness, owner: Fixture, json: Body = film()): Promise<string> {

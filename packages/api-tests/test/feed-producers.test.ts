@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createGroup, joinGroup } from '../src/groups';
-import { publishedPage } from '../src/ondemand';
+import { publishedPage, readyPage } from '../src/ondemand';
 import { drivers, Harness, type Fixture } from '../src/index';
 
 for (const driver of drivers) {
@@ -41,7 +41,22 @@ for (const driver of drivers) {
       assert.equal(items.total, 1, JSON.stringify(items));
       assert.equal(items.data[0].type, 'ondemand_publish');
       assert.equal(items.data[0].user.uri, `/users/${dave.user.id}`);
-      assert.match(JSON.stringify(items.data[0]), new RegExp(`/ondemand/pages/${page}`));
+      assert.deepEqual(items.data[0].ondemand, { uri: `/ondemand/pages/${page}` });
+    });
+
+    it('a pre-order reaches the feed when its publish time passes, though nobody read the page meanwhile', async () => {
+      const erin = await h.user('Erin');
+      await h.follow(alice, erin);
+      const page = await readyPage(h, erin);
+      const at = new Date(h.clock.time + 3600 * 1000).toISOString();
+      const r = await h.call('PATCH', `/ondemand/pages/${page}`, { token: erin.token, json: { preorder: { active: true, publish_time: at } } });
+      assert.equal(r.status, 200, r.text);
+      const before = (await feed('ondemand_publish')).total;
+      h.clock.advance(3601);
+      const items = await feed('ondemand_publish');
+      assert.equal(items.total, before + 1);
+      assert.equal(items.data[0].user.uri, `/users/${erin.user.id}`);
+      assert.deepEqual(items.data[0].ondemand, { uri: `/ondemand/pages/${page}` });
     });
 
     it('a video added to a group reaches its other members, and goes when removed', async () => {
@@ -53,6 +68,8 @@ for (const driver of drivers) {
       const items = await feed('group');
       assert.equal(items.total, 1);
       assert.equal(items.data[0].clip.uri, `/videos/${video}`);
+      assert.deepEqual(items.data[0].group, { uri: `/groups/${group}` });
+      assert.equal(items.data[0].user.uri, `/users/${bob.user.id}`);
       assert.equal((await h.call('GET', '/me/feed?type=group', { token: bob.token })).body.total, 0);
       assert.equal((await h.call('DELETE', `/groups/${group}/videos/${video}`, { token: bob.token })).status, 204);
       assert.equal((await feed('group')).total, 0);

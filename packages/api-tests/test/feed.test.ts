@@ -38,20 +38,6 @@ for (const driver of drivers) {
         const subject = (a.tag as { canonical: string } | undefined)?.canonical ?? (a.category as { uri: string } | undefined)?.uri.split('/').pop() ?? null;
         return [a.type, (a.clip as { uri: string }).uri.split('/').pop(), (a.user as { name: string }).name, subject];
       });
-    /** Likes are recorded by PUT /me/likes (another family); the feed only reads the activity. */
-    const like = async (who: Fixture, videoId: string): Promise<void> => {
-      const store = h.service.store;
-      const last = await store.findOne<{ id: string; seq: number }>('activities', { and: [] }, [{ field: 'seq', direction: 'desc' }]);
-      await store.insert('activities', {
-        type: 'likes',
-        video_id: videoId,
-        user_id: who.user.id,
-        subject: null,
-        seq: (last?.seq ?? 0) + 1,
-        created_time: h.clock.now().toISOString().replace('.000Z', '+00:00'),
-      });
-    };
-
     /**
      * Alice follows Bob and Carol and the Sports category, and tags her own video "surf". Dave,
      * whom she does not follow, does the rest.
@@ -87,9 +73,9 @@ for (const driver of drivers) {
       await ok('PUT', '/me/categories/sports', alice);
       await ok('PUT', `/videos/${daveClip}/categories`, dave, { category: ['surf'] });
       tick('bobLikes');
-      await like(bob, daveClip);
+      await ok('PUT', `/me/likes/${daveClip}`, bob);
       tick('daveLikes');
-      await like(dave, bobClip);
+      await ok('PUT', `/me/likes/${bobClip}`, dave);
     });
     after(() => h.stop());
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createUser, isIn, type UserRecord } from '@reelbase/core';
+import { createUser, eq, isIn, type Doc, type Store, type UserRecord } from '@reelbase/core';
 import { drivers, expectError, Harness, type Answer, type Fixture } from '../src/index';
 
 const names = (r: Answer): string[] => r.body.data.map((u: { name: string }) => u.name);
@@ -271,6 +271,58 @@ for (const driver of drivers) {
       const r = await h.call('POST', '/me/following', { token: bob.token, json: { users: [`/users/${crowd[9].id}`, `/users/${bob.user.id}`] } });
       expectError(r, 400, 2204, 'users');
       assert.equal(await followCount(), before);
+    });
+
+    it('is one transaction: 100 follows written in one, and a failure at the last answers 500/4005 and leaves none', async () => {
+      const store = h.service.store;
+      const original = store.transaction;
+      /** Follows each write transaction inserted, in order; the followers counter of `failOn` fails to move. */
+      const written: number[] = [];
+      let failOn: string | null = crowd[99].id;
+      store.transaction = <R>(fn: (tx: Store) => Promise<R>): Promise<R> =>
+        original.call(store, (tx: Store) => {
+          const slot = written.push(0) - 1;
+          const spy = new Proxy(tx, {
+            get(target, key) {
+              if (key === 'insert') {
+                return (collection: string, doc: Doc) => {
+                  if (collection === 'follows') written[slot]++;
+                  return target.insert(collection, doc);
+                };
+              }
+              if (key === 'increment') {
+                return (collection: string, id: string, field: string, by: number) => {
+                  if (id === failOn && field === 'followers_total') throw new Error('the disk is full');
+                  return target.increment(collection, id, field, by);
+                };
+              }
+              const value: unknown = Reflect.get(target, key);
+              return typeof value === 'function' ? value.bind(target) : value;
+            },
+          });
+          return fn(spy);
+        }) as Promise<R>;
+      try {
+        const carol = await h.user('Carol');
+        const json = { users: uris(crowd.slice(0, 100)) };
+        const followersBefore = (await totals(h, { user: crowd[0], token: '' })).followers;
+        expectError(await h.call('POST', '/me/following', { token: carol.token, json }), 500, 4005);
+        assert.equal(written.filter((n) => n > 0).length, 1, 'one transaction wrote the follows');
+        assert.equal(await store.count('follows', eq('user_id', carol.user.id)), 0);
+        assert.equal(await store.count('follow_log', eq('user_id', carol.user.id)), 0, 'the allowance is not spent');
+        assert.deepEqual(await totals(h, carol), { following: 0, followers: 0 });
+        assert.equal((await totals(h, { user: crowd[0], token: '' })).followers, followersBefore);
+
+        failOn = null;
+        written.length = 0;
+        const r = await h.call('POST', '/me/following', { token: carol.token, json });
+        assert.equal(r.status, 204, r.text);
+        assert.deepEqual(written.filter((n) => n > 0), [100]);
+        assert.deepEqual(await totals(h, carol), { following: 100, followers: 0 });
+        assert.equal((await totals(h, { user: crowd[0], token: '' })).followers, followersBefore + 1);
+      } finally {
+        store.transaction = original;
+      }
     });
 
     it('answers 401/8000 without a valid token, 403 for another user, 403 without the interact scope', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { drivers, expectError, Harness, type Fixture } from '../src/index';
-import { addGenre, addPageVideo, createPage, film, finishVideo, publishedPage, readyPage } from '../src/ondemand';
+import { drivers, expectError, Harness, sendByTus, tinyMp4, uploadByTus, type Fixture } from '../src/index';
+import { addGenre, addPageVideo, addUploadingVideo, createPage, film, publishedPage, readyPage } from '../src/ondemand';
 
 for (const driver of drivers) {
   describe(`On Demand page lifecycle: PATCH, DELETE, pre-order, publish_when_ready (${driver.name})`, () => {
@@ -131,6 +131,18 @@ for (const driver of drivers) {
         assert.deepEqual((await find()).published, { enabled: true, time: later });
       });
 
+      it("shows a bought pre-order as published in the buyer's purchases once its time comes", async () => {
+        const id = await readyPage(h, alice, film({ name: 'Bought early' }));
+        const at = inSeconds(600);
+        assert.equal((await patch(id, { preorder: { active: true, publish_time: at } })).status, 200);
+        assert.equal((await h.call('POST', `/ondemand/pages/${id}/purchases`, { token: bob.token, json: { type: 'buy' } })).status, 201);
+        h.clock.advance(601);
+        const r = await h.call('GET', '/me/ondemand/purchases', { token: bob.token });
+        assert.equal(r.status, 200, r.text);
+        const bought = r.body.data.find((p: { uri: string }) => p.uri === `/ondemand/pages/${id}`);
+        assert.deepEqual(bought.published, { enabled: true, time: at });
+      });
+
       it('turns a pre-order back into a draft until someone pre-orders it', async () => {
         const id = await readyPage(h, alice);
         await patch(id, { preorder: { active: true, publish_time: inSeconds(1000) } });
@@ -147,22 +159,28 @@ for (const driver of drivers) {
     });
 
     describe('publish_when_ready', () => {
-      it('publishes once the last video of the page is available', async () => {
+      const file = tinyMp4();
+      const status = async (videoId: string) => (await h.call('GET', `/videos/${videoId}`, { token: alice.token })).body.status;
+
+      it('publishes once the upload of the last video of the page finishes', async () => {
         const id = await createPage(h, alice);
         await addGenre(h, alice, id);
-        const main = await addPageVideo(h, alice, id);
-        const trailer = await addPageVideo(h, alice, id, { type: 'trailer' });
+        const main = await addUploadingVideo(h, alice, id, file.length);
+        const trailer = await addUploadingVideo(h, alice, id, file.length, { type: 'trailer' });
         const r = await patch(id, { publish_when_ready: true });
         assert.equal(r.status, 200);
         assert.equal(r.body.publish_when_ready, true);
         assert.equal(r.body.published.enabled, false);
-        await finishVideo(h, main);
         h.clock.advance(10);
-        assert.equal((await read(id)).published.enabled, false, 'the trailer is still transcoding');
-        await finishVideo(h, trailer);
+        await sendByTus(main.link, file);
+        assert.equal(await status(main.id), 'available');
+        assert.equal((await read(id)).published.enabled, false, 'the trailer is still uploading');
+        expectError(await h.call('GET', `/ondemand/pages/${id}`, { token: bob.token }), 404, 5000);
         h.clock.advance(10);
+        await sendByTus(trailer.link, file);
         const page = await read(id, bob);
         assert.deepEqual(page.published, { enabled: true, time: inSeconds(0) });
+        expectError(await h.call('DELETE', `/ondemand/pages/${id}`, { token: alice.token }), 403, 3200);
       });
 
       it('waits for a main video, and publishes when an available one is added', async () => {
@@ -170,19 +188,20 @@ for (const driver of drivers) {
         await addGenre(h, alice, id);
         await patch(id, { publish_when_ready: true });
         assert.equal((await read(id)).published.enabled, false, 'nothing to sell yet');
-        const videoId = await h.video(alice);
-        await finishVideo(h, videoId);
+        const videoId = await uploadByTus(h, alice.token, file);
         const put = await h.call('PUT', `/ondemand/pages/${id}/videos/${videoId}`, { token: alice.token, json: { type: 'main' } });
         assert.equal(put.status, 200);
         assert.equal((await read(id)).published.enabled, true);
       });
 
       it('stays a draft when turned off before the videos finish', async () => {
-        const id = await readyPage(h, alice);
-        const [videoUri] = (await h.call('GET', `/ondemand/pages/${id}/videos`, { token: alice.token })).body.data.map((v: { uri: string }) => v.uri);
+        const id = await createPage(h, alice);
+        await addGenre(h, alice, id);
+        const main = await addUploadingVideo(h, alice, id, file.length);
         await patch(id, { publish_when_ready: true });
         await patch(id, { publish_when_ready: false });
-        await finishVideo(h, videoUri.split('/').pop());
+        await sendByTus(main.link, file);
+        assert.equal(await status(main.id), 'available');
         assert.equal((await read(id)).published.enabled, false);
       });
     });

@@ -28,6 +28,8 @@ const violations: [rule: string, body: Body, field: string][] = [
   ],
   ['buy.price.USD is required if buy.active is true', film({ buy: { active: true, price: { EUR: 5 } } }), 'buy.price.USD'],
   ['buy.price is a positive float', film({ buy: { active: true, price: { USD: -1 } } }), 'buy.price.USD'],
+  ['buy.price.<CUR> takes currencies from the list', film({ buy: { active: true, price: { USD: 5, XYZ: 3 } } }), 'buy.price.XYZ'],
+  ['rent.price.<CUR> takes currencies from the list', film({ rent: { active: true, period: '24 hour', price: { USD: 2, usd: 2 } } }), 'rent.price.usd'],
   ['buy.download needs a film', series({ buy: { active: true, download: true, price: { USD: 20 } } }), 'buy.download'],
   ['rent.period is required when rent.active is true', film({ rent: { active: true, price: { USD: 2 } } }), 'rent.period'],
   ['rent.period is a rental period', film({ rent: { active: true, period: '2 day', price: { USD: 2 } } }), 'rent.period'],
@@ -36,6 +38,7 @@ const violations: [rule: string, body: Body, field: string][] = [
   ['episodes.buy.download needs a series', film({ episodes: { buy: { download: true } } }), 'episodes.buy.download'],
   ['episodes.rent.price.USD is for series only', film({ episodes: { rent: { price: { USD: 1 } } } }), 'episodes.rent.price.USD'],
   ['episodes.buy.price.USD is required if episodes.buy.active is true', series({ episodes: { buy: { active: true } } }), 'episodes.buy.price.USD'],
+  ['episode prices are in USD', series({ episodes: { buy: { active: true, price: { USD: 1, EUR: 1 } } } }), 'episodes.buy.price.EUR'],
   [
     'episodes.rent.period is required if episodes.rent.active is true',
     series({ episodes: { rent: { active: true, price: { USD: 1 } } } }),
@@ -50,6 +53,11 @@ const violations: [rule: string, body: Body, field: string][] = [
     'subscription.monthly.price.USD is required if the subscription is active',
     film({ buy: undefined, subscription: { monthly: { active: true } } }),
     'subscription.monthly.price.USD',
+  ],
+  [
+    'the subscription is priced in USD',
+    film({ buy: undefined, subscription: { monthly: { active: true, price: { USD: 5, EUR: 4 } } } }),
+    'subscription.monthly.price.EUR',
   ],
   ['prices are in accepted currencies', film({ accepted_currencies: ['EUR'] }), 'buy.price.USD'],
   [

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createToken, parseScopes } from '@reelbase/core';
 import { drivers, expectError, Harness, type Fixture } from '../src/index';
 import { createPage, film, publishedPage } from '../src/ondemand';
 
@@ -152,6 +153,32 @@ for (const driver of drivers) {
       expectError(await h.call('POST', `/ondemand/pages/${pageId}/promotions`, { json: single() }), 401, 8003);
       const draft = await createPage(h, alice);
       expectError(await create(single(), bob, draft), 404, 5000);
+      assert.equal(await totalOf(), before);
+    });
+
+    it('from 3.4 creating also needs the create scope and deleting the delete scope; before 3.4 promo_codes alone', async () => {
+      /** Another token of Alice's, with only these scopes. */
+      const aliceWith = async (scopes: string): Promise<Fixture> =>
+        ({ user: alice.user, token: (await createToken(h.service.store, h.clock.now(), alice.user.id, parseScopes(scopes))).token });
+      const codesOnly = await aliceWith('public,promo_codes');
+      const before = await totalOf();
+      let r = await create(single({ code: 'LATER-FORM' }), codesOnly);
+      expectError(r, 403, 3200);
+      assert.match(r.body.developer_message, /"create"/);
+      assert.equal(await totalOf(), before);
+      r = await h.call('POST', `/ondemand/pages/${pageId}/promotions`, { token: codesOnly.token, json: single({ code: 'EARLIER-FORM' }), version: '3.3' });
+      assert.equal(r.status, 200, r.text);
+      const uri: string = r.body.uri;
+      assert.equal(await totalOf(), before + 1);
+      r = await h.call('DELETE', uri, { token: codesOnly.token });
+      expectError(r, 403, 3200);
+      assert.match(r.body.developer_message, /"delete"/);
+      assert.equal((await h.call('GET', uri, { token: codesOnly.token })).status, 200, 'reading needs promo_codes only');
+      assert.equal((await h.call('DELETE', uri, { token: codesOnly.token, version: '3.3' })).status, 204);
+      const full = await aliceWith('public,promo_codes,create,delete');
+      const made = await create(single({ code: 'CURRENT-FORM' }), full);
+      assert.equal(made.status, 200, made.text);
+      assert.equal((await h.call('DELETE', made.body.uri, { token: full.token })).status, 204);
       assert.equal(await totalOf(), before);
     });
 

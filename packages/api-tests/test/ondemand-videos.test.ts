@@ -83,6 +83,7 @@ for (const driver of drivers) {
         ['position is a number', { type: 'extra', position: 'first' }, 'position'],
         ['seasons are for series', { type: 'main', season: 1 }, 'season'],
         ['prices are for episodes', { type: 'main', buy: { price: { USD: 1 } } }, 'buy.price'],
+        ['prices are in listed currencies', { type: 'main', rent: { price: { USD: 1, XYZ: 1 } } }, 'rent.price.XYZ'],
       ];
       for (const [rule, body, field] of invalid) {
         it(`400 naming ${field}: ${rule}`, async () => {

@@ -30,8 +30,9 @@ async function videosReady(store: Store, page: OndemandPageRecord): Promise<bool
 /**
  * The page lifecycle's clock-driven half. Pre-orders whose `preorder.publish_time` has come are
  * published at that time, and drafts with `publish_when_ready` whose videos are all available are
- * published now. Every page read and list runs it first, so state always reflects the (injected)
- * clock and the videos' status without a background timer.
+ * published now. Every page read and list, the purchases and the feed (which announces
+ * publications) run it first, so state always reflects the (injected) clock and the videos'
+ * status without a background timer.
  */
 export async function publishDuePages(ctx: Context<unknown>): Promise<void> {
   const now = isoTime(ctx.now());

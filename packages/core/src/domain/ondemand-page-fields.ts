@@ -1,4 +1,4 @@
-import { array, boolean, enums, max, min, number, object, optional, pattern, size, string, type Infer } from 'superstruct';
+import { array, boolean, enums, max, min, number, object, optional, pattern, refine, size, string, type, type Infer } from 'superstruct';
 import { contentRatings } from '../catalog/content';
 import { currencies, rentalPeriods } from '../catalog/ondemand-prices';
 import { invalidField } from '../engine/errors';
@@ -8,9 +8,21 @@ import type { OndemandPageRecord, PriceList } from './ondemand-records';
 const bool = () => optional(boolean());
 /** A price: more than nothing, less than absurd. */
 export const price = () => optional(max(min(number(), 0, { exclusive: true }), 100_000));
+/**
+ * `price.<CUR>` for each of `list`. A price in any other currency is a 400 naming it rather than
+ * dropped like an unknown field: `type` keeps the other keys for the refinement to see.
+ */
+const pricesIn = (list: readonly string[]) =>
+  optional(
+    refine(type(Object.fromEntries(list.map((c) => [c, price()]))), 'currency', (value, ctx) =>
+      Object.keys(value)
+        .filter((c) => !list.includes(c))
+        .map((c) => ({ path: [...ctx.path, c], message: `is not a price in a listed currency (${list.join(', ')})` })),
+    ),
+  );
 /** `price.<CUR>` for every currency of the list. */
-export const priceList = () => optional(object(Object.fromEntries(currencies.map((c) => [c, price()]))));
-const usdOnly = () => optional(object({ USD: price() }));
+export const priceList = () => pricesIn(currencies);
+const usdOnly = () => pricesIn(['USD']);
 const period = () => optional(enums(rentalPeriods));
 
 /** A custom URL part: letters, digits, `-` and `_`, not all digits (so it never reads as an id). */

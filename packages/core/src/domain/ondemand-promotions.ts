@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { boolean, enums, integer, max, min, object, optional, pattern, size, string, type Infer } from 'superstruct';
 import { streamPeriods } from '../catalog/ondemand-prices';
-import { invalidField, notFound } from '../engine/errors';
+import { ApiError, codes, invalidField, notFound } from '../engine/errors';
 import type { Context } from '../engine/operation';
+import { since } from '../engine/versions';
 import { where } from '../store/filters';
 import type { Store } from '../store/store';
 import { StoreConflictError } from '../store/store';
@@ -100,6 +101,21 @@ export async function insertPromotion(store: Store, record: Omit<PromotionRecord
   }
   await store.increment<OndemandPageRecord>('ondemand_pages', promotion.page_id, 'promotions_total', 1);
   return promotion;
+}
+
+/**
+ * SPEC.md: creating and deleting promotions needs `promo_codes` "and create (delete) in a later
+ * form". The later form is the current one, 3.4, as for page creation ("200 in an earlier form");
+ * a 403 naming the scope as the table's own check does.
+ */
+export function assertLaterFormScope(ctx: Context<unknown>, scope: 'create' | 'delete'): void {
+  if (!since(ctx.version, 'ondemandCurrentForm') || ctx.principal.scopes.has(scope)) return;
+  throw new ApiError(
+    403,
+    codes.notPermitted,
+    'Your access token does not have the scope this needs.',
+    `From version 3.4 this operation needs the "${scope}" scope as well as "promo_codes", which the access token lacks.`,
+  );
 }
 
 /** The promotion of `page` the path names (404 when missing or another page's). */

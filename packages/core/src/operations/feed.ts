@@ -7,6 +7,7 @@ import { decodeCursor, encodeCursor, type FeedCursor } from '../domain/feed-curs
 import { readFeed, type FeedPage } from '../domain/feed-page';
 import { activityTypes, type ActivityRecord, type ActivityType } from '../domain/feed-records';
 import { inOrderOf } from '../domain/memberships';
+import { publishDuePages } from '../domain/ondemand-lifecycle';
 import { actingUser, representContext } from '../domain/users';
 import { representVideos } from '../domain/videos';
 import type { UserRecord, VideoRecord } from '../records';
@@ -28,6 +29,8 @@ export const getFeed = operation({
   }),
   async handle(ctx) {
     const user = await actingUser(ctx, 'read their feed');
+    // Pages whose pre-order time came, or whose videos got ready, announce themselves first.
+    await publishDuePages(ctx);
     const p = ctx.params as ListParams & { offset?: string; type?: ActivityType };
     const cursor = p.offset === undefined ? null : decodeCursor(p.offset, user.id);
     const page = pageOf(p);

@@ -3,24 +3,25 @@ import { by, listParams, listReply, pageOf } from '../engine/list';
 import { noContent, ok, operation } from '../engine/operation';
 import { eq } from '../store/filters';
 import { loadOwnedPage } from '../domain/ondemand-pages';
-import { deletePromotion, insertPromotion, loadPromotion, newPromotion, promotionFields } from '../domain/ondemand-promotions';
+import { assertLaterFormScope, deletePromotion, insertPromotion, loadPromotion, newPromotion, promotionFields } from '../domain/ondemand-promotions';
 import type { PromoCodeRecord, PromotionRecord } from '../domain/ondemand-records';
 import { representPromotion } from '../representations/ondemand-promotion';
 
 const kind = 'ondemand.promotion';
 const action = "manage the page's promotions";
 
-// SPEC.md gives these operations scope promo_codes "(and create/delete in a later form)"; an
-// operation checks one scope, so promo_codes — the scope named for On Demand promotions — is it.
+// SPEC.md gives these operations scope promo_codes, "and create (delete) in a later form": the
+// table checks promo_codes; POST and DELETE check the later form's second scope themselves.
 
 export const createPromotion = operation({
   id: 'ondemand.pages.promotions.create',
-  summary: 'Create a promotion (promo codes) for an On Demand page',
+  summary: 'Create a promotion (promo codes) for an On Demand page (from 3.4 the create scope is needed too)',
   method: 'POST',
   paths: ['/ondemand/pages/{ondemand_id}/promotions'],
   scope: 'promo_codes',
   params: promotionFields,
   async handle(ctx) {
+    assertLaterFormScope(ctx, 'create');
     const page = await loadOwnedPage(ctx, action);
     const promotion = await insertPromotion(ctx.store, newPromotion(page, ctx.params, ctx.now()));
     return ok(representPromotion(promotion), kind);
@@ -81,11 +82,12 @@ export const listPromotionCodes = operation({
 
 export const removePromotion = operation({
   id: 'ondemand.pages.promotions.delete',
-  summary: 'Delete a promotion of an On Demand page and its codes',
+  summary: 'Delete a promotion of an On Demand page and its codes (from 3.4 the delete scope is needed too)',
   method: 'DELETE',
   paths: ['/ondemand/pages/{ondemand_id}/promotions/{promotion_id}'],
   scope: 'promo_codes',
   async handle(ctx) {
+    assertLaterFormScope(ctx, 'delete');
     const promotion = await loadPromotion(ctx, await loadOwnedPage(ctx, action));
     await deletePromotion(ctx.store, promotion);
     return noContent();

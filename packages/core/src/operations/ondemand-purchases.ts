@@ -4,6 +4,7 @@ import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../
 import { created, ok, operation } from '../engine/operation';
 import { eq, where } from '../store/filters';
 import { memberPage } from '../domain/memberships';
+import { publishDuePages } from '../domain/ondemand-lifecycle';
 import { loadVisiblePage } from '../domain/ondemand-pages';
 import { purchaseFields, recordPurchase } from '../domain/ondemand-purchases';
 import type { OndemandPageRecord } from '../domain/ondemand-records';
@@ -14,7 +15,8 @@ const kind = 'ondemand.page';
 
 export const purchasePage = operation({
   id: 'ondemand.pages.purchases.create',
-  summary: 'Buy, rent or subscribe to an On Demand page, optionally with a promo code (recorded; no payment is taken)',
+  summary:
+    'Extension (SPEC.md does not say how a purchase happens): buy, rent or subscribe to an On Demand page, optionally with a promo code (recorded with its price, currency and expiry; no payment is taken)',
   method: 'POST',
   paths: ['/ondemand/pages/{ondemand_id}/purchases'],
   scope: 'purchased',
@@ -39,6 +41,8 @@ export const listPurchases = operation({
   params: object(listParams({ sort: Object.keys(sorts) as Sort[] })),
   async handle(ctx) {
     const user = await actingUser(ctx, 'see their purchases');
+    // A pre-ordered page shows as published once its time came, as on every other page read.
+    await publishDuePages(ctx);
     const p = ctx.params as ListParams<Sort>;
     const page = pageOf(p);
     const sort = p.sort ?? 'date';
