@@ -11,14 +11,16 @@ const pkg = (dir: string, extra: Options = {}): Options => ({
   sourcemap: true,
   clean: true,
   dts: false,
-  external: [/^@reelbase\//, /^@tus\//, 'busboy', 'better-sqlite3', 'lowdb', 'superstruct', 'commander', 'ink', 'react'],
+  external: [/^@reelbase\//, /^@tus\//, 'busboy', 'better-sqlite3', 'pg', 'lowdb', 'superstruct', 'commander', 'ink', 'react'],
   ...extra,
 });
 
 export default defineConfig([
-  pkg('packages/core'),
+  // `@reelbase/core/sql`: what the SQL drivers share.
+  pkg('packages/core', { entry: { index: 'packages/core/src/index.ts', sql: 'packages/core/src/store/sql/index.ts' } }),
   pkg('packages/store-json'),
   pkg('packages/store-sqlite'),
+  pkg('packages/store-postgres'),
   pkg('packages/store-testkit'),
   pkg('packages/http'),
   pkg('apps/cli'),

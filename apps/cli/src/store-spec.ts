@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { schema, type Store } from '@reelbase/core';
 import { UsageError } from './errors';
@@ -6,20 +6,24 @@ import { UsageError } from './errors';
 /** The store `serve` and the in-process commands use when neither --store nor REELBASE_STORE is given. */
 export const defaultStoreSpec = 'sqlite:./data/reelbase.db';
 
-/** A parsed `--store` value: a driver and a file, or null for an in-memory store. */
+/** A parsed `--store` value: a driver and a file (null for an in-memory store), or a PostgreSQL database. */
 export interface StoreSpec {
-  driver: 'sqlite' | 'json';
-  /** Absolute file path, or null for memory. */
+  driver: 'sqlite' | 'json' | 'postgres';
+  /** Absolute file path, or null for memory (and for postgres, which has no file). */
   path: string | null;
+  /** postgres: the connection URL as given, password included. */
+  url?: string;
 }
 
-const usage = 'expected sqlite:PATH, sqlite::memory:, json:PATH or json:memory';
+const usage = 'expected sqlite:PATH, sqlite::memory:, json:PATH, json:memory or postgres://USER:PASSWORD@HOST:PORT/DATABASE';
 
 /**
- * Parses `sqlite:./data/reelbase.db`, `sqlite::memory:`, `json:./data/reelbase.json` or
- * `json:memory`; relative paths resolve against `cwd`. Anything else is a UsageError.
+ * Parses `sqlite:./data/reelbase.db`, `sqlite::memory:`, `json:./data/reelbase.json`,
+ * `json:memory` or `postgres://user:pass@host:port/db` (also `postgresql://`); relative paths
+ * resolve against `cwd`. Anything else is a UsageError.
  */
 export function parseStoreSpec(spec: string, cwd: string): StoreSpec {
+  if (/^postgres(ql)?:\/\//i.test(spec)) return parsePostgresSpec(spec);
   const colon = spec.indexOf(':');
   const scheme = colon < 0 ? '' : spec.slice(0, colon);
   const rest = colon < 0 ? '' : spec.slice(colon + 1);
@@ -31,19 +35,47 @@ export function parseStoreSpec(spec: string, cwd: string): StoreSpec {
   return { driver: scheme, path: memory ? null : resolve(cwd, rest) };
 }
 
-/** `sqlite:/abs/path.db`, `json:memory`…: how a store is named in messages. */
-export const describeStore = (spec: StoreSpec): string =>
-  `${spec.driver}:${spec.path ?? (spec.driver === 'sqlite' ? ':memory:' : 'memory')}`;
+/** A database URL needs a host (or `?host=`) and a database name; the rest (port, user, password, `?sslmode=`…) is libpq's business. */
+function parsePostgresSpec(spec: string): StoreSpec {
+  let url: URL;
+  try {
+    url = new URL(spec);
+  } catch {
+    throw new UsageError(`store "${spec}" is not a valid URL: ${usage}`);
+  }
+  if (!url.hostname && !url.searchParams.get('host')) throw new UsageError(`store "${spec}" names no host: ${usage}`);
+  if (url.pathname.length < 2) throw new UsageError(`store "${spec}" names no database: ${usage}`);
+  return { driver: 'postgres', path: null, url: spec };
+}
+
+/**
+ * `sqlite:/abs/path.db`, `json:memory`, `postgres://user@host:5432/db`…: how a store is named in
+ * messages and saved profiles. A database password is left out (PostgreSQL's PGPASSWORD or
+ * ~/.pgpass supplies it to a URL without one).
+ */
+export function describeStore(spec: StoreSpec): string {
+  if (spec.url) {
+    const url = new URL(spec.url);
+    url.password = '';
+    return url.toString();
+  }
+  return `${spec.driver}:${spec.path ?? (spec.driver === 'sqlite' ? ':memory:' : 'memory')}`;
+}
 
 /**
  * Opens the store a spec names, creating the file's directory. Drivers are imported lazily so a
- * command that talks HTTP never loads better-sqlite3 or lowdb.
+ * command that talks HTTP never loads better-sqlite3, lowdb or pg. `bulk`: for a command that
+ * writes a great deal at once (`seed`), a SQLite store gets a larger page cache.
  */
-export async function openStore(spec: StoreSpec): Promise<Store> {
+export async function openStore(spec: StoreSpec, { bulk = false }: { bulk?: boolean } = {}): Promise<Store> {
+  if (spec.url) {
+    const { openPostgresStore } = await import('@reelbase/store-postgres');
+    return openPostgresStore({ schema, url: spec.url });
+  }
   if (spec.path) mkdirSync(dirname(spec.path), { recursive: true });
   if (spec.driver === 'sqlite') {
     const { openSqliteStore } = await import('@reelbase/store-sqlite');
-    return openSqliteStore({ schema, path: spec.path ?? ':memory:' });
+    return openSqliteStore({ schema, path: spec.path ?? ':memory:', ...(bulk ? { cacheMiB: 256 } : {}) });
   }
   const { openJsonStore } = await import('@reelbase/store-json');
   return openJsonStore(spec.path ? { schema, path: spec.path } : { schema });
@@ -52,3 +84,9 @@ export async function openStore(spec: StoreSpec): Promise<Store> {
 /** The spec a command uses: its --store flag, else REELBASE_STORE, else the default. */
 export const storeSpecFrom = (flag: string | undefined, env: Readonly<Record<string, string | undefined>>, cwd: string): StoreSpec =>
   parseStoreSpec(flag ?? (env.REELBASE_STORE || defaultStoreSpec), cwd);
+
+/** Opens a store that must already exist (the source of `export` or `migrate`): a missing file is an error, not a new empty store. */
+export async function openExistingStore(spec: StoreSpec): Promise<Store> {
+  if (spec.path && !existsSync(spec.path)) throw new Error(`there is no store at ${spec.path}`);
+  return openStore(spec);
+}

@@ -1,8 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after } from 'node:test';
 import { schema, type Store } from '@reelbase/core';
 import { openJsonStore } from '@reelbase/store-json';
+import { openPostgresStore, scratchDatabase } from '@reelbase/store-postgres';
 import { openSqliteStore } from '@reelbase/store-sqlite';
 
 /** A driver the API tests run on: each test file repeats its suite for every entry. */
@@ -15,6 +17,24 @@ const tempDir = (): { dir: string; cleanup(): void } => {
   const dir = mkdtempSync(join(tmpdir(), 'reelbase-test-'));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 };
+
+/**
+ * PostgreSQL joins the drivers when REELBASE_TEST_POSTGRES names a server
+ * (postgres://user:pass@host:port/db; scripts/with-postgres.sh starts a throwaway one): the test
+ * run gets a database of its own, dropped when the run ends, and every store a schema in it.
+ */
+function postgresDriver(server: string): TestDriver {
+  const database = scratchDatabase(server);
+  after(() => database.drop());
+  return {
+    name: 'postgres',
+    async open() {
+      return { store: await openPostgresStore({ schema, url: await database.freshUrl() }), cleanup: () => {} };
+    },
+  };
+}
+
+const postgres = process.env.REELBASE_TEST_POSTGRES;
 
 export const drivers: TestDriver[] = [
   {
@@ -31,4 +51,5 @@ export const drivers: TestDriver[] = [
       return { store: await openJsonStore({ schema, path: join(dir, 'reelbase.json') }), cleanup };
     },
   },
+  ...(postgres ? [postgresDriver(postgres)] : []),
 ];

@@ -8,6 +8,10 @@ import type { Adapter } from 'lowdb';
  * nor its directory, so a power loss can leave an empty or stale file. Here a write goes to a temp
  * file in the same directory, which is fsynced, renamed over the target (atomic on POSIX) and
  * followed by an fsync of the directory so the rename itself is durable.
+ *
+ * `write` serialises `data` before it returns (before its first await): the file holds the data as
+ * it was at the call, whatever changes while the bytes go to disk (the store's group commit
+ * relies on it).
  */
 export class DurableFileAdapter<T> implements Adapter<T> {
   constructor(readonly path: string) {}
@@ -23,13 +27,17 @@ export class DurableFileAdapter<T> implements Adapter<T> {
     return JSON.parse(text) as T;
   }
 
-  async write(data: T): Promise<void> {
+  write(data: T): Promise<void> {
+    return this.#writeText(JSON.stringify(data));
+  }
+
+  async #writeText(text: string): Promise<void> {
     const dir = dirname(this.path);
     const temp = join(dir, `.${basename(this.path)}.${randomBytes(6).toString('hex')}.tmp`);
     try {
       const file = await open(temp, 'wx');
       try {
-        await file.writeFile(JSON.stringify(data));
+        await file.writeFile(text);
         await file.sync();
       } finally {
         await file.close();

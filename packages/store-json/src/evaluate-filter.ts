@@ -1,33 +1,42 @@
-import type { Doc, Filter, OrderBy } from '@reelbase/core';
+import { canonicalInteger, type Doc, type Filter, type OrderBy, type Scalar } from '@reelbase/core';
 
-/** The rows of a collection, for semi-joins. */
-export type RowSource = (collection: string) => Iterable<Doc>;
+/** A collection as filters see it: its rows, and whether its ids are auto (numeric) ones. */
+export interface FilterTable {
+  readonly rows: Iterable<Doc>;
+  readonly numericIds: boolean;
+  /** Reads a field where a row does not hold it itself (mirrored fields); absent: the row's own. */
+  readonly read?: FieldReader;
+}
+export type FieldReader = (doc: Doc, field: string) => unknown;
+/** The collections by name, for semi-joins. */
+export type TableSource = (collection: string) => FilterTable;
 export type Predicate = (doc: Doc) => boolean;
 export type Comparator = (a: Doc, b: Doc) => number;
 
 /** A missing field and a stored null are the same to every filter and sort. */
-const valueOf = (doc: Doc, field: string): unknown => doc[field] ?? null;
+const ownValue: FieldReader = (doc, field) => doc[field] ?? null;
 
 /**
  * Compiles a filter tree into a predicate, once per query, so semi-joins collect their value
  * sets up front instead of per row. Two-valued logic: `not f` matches exactly what `f` does not,
  * so `ne` and `nin` match null fields, while range comparisons never match a null on either side.
  */
-export function compileFilter(filter: Filter | undefined, rowsOf: RowSource): Predicate {
+export function compileFilter(filter: Filter | undefined, table: FilterTable, tableOf: TableSource): Predicate {
   if (!filter) return () => true;
   if ('and' in filter) {
-    const parts = filter.and.map((f) => compileFilter(f, rowsOf));
+    const parts = filter.and.map((f) => compileFilter(f, table, tableOf));
     return (doc) => parts.every((p) => p(doc));
   }
   if ('or' in filter) {
-    const parts = filter.or.map((f) => compileFilter(f, rowsOf));
+    const parts = filter.or.map((f) => compileFilter(f, table, tableOf));
     return (doc) => parts.some((p) => p(doc));
   }
   if ('not' in filter) {
-    const inner = compileFilter(filter.not, rowsOf);
+    const inner = compileFilter(filter.not, table, tableOf);
     return (doc) => !inner(doc);
   }
   const { field } = filter;
+  const valueOf = table.read ?? ownValue;
   switch (filter.op) {
     case 'eq': {
       const { value } = filter;
@@ -43,6 +52,9 @@ export function compileFilter(filter: Filter | undefined, rowsOf: RowSource): Pr
     case 'gte': {
       const { op, value } = filter;
       const accept = RANGE[op];
+      // Auto ids are numbers stored as strings: "10" follows "9" here as it does in sorting.
+      const idNumber = field === 'id' && table.numericIds ? autoIdValue(value) : undefined;
+      if (idNumber !== undefined) return (doc) => accept(Number(doc.id) - idNumber);
       return (doc) => {
         const v = valueOf(doc, field);
         return v !== null && value !== null && kind(v) === kind(value) && accept(compareValues(v, value));
@@ -57,21 +69,29 @@ export function compileFilter(filter: Filter | undefined, rowsOf: RowSource): Pr
     case 'contains': {
       const needle = filter.value.toLowerCase();
       return (doc) => {
-        const v = doc[field];
+        const v = valueOf(doc, field);
         return typeof v === 'string' && v.toLowerCase().includes(needle);
       };
     }
     case 'inSelect': {
       const { collection, field: selected, where } = filter.select;
-      const match = compileFilter(where, rowsOf);
+      const other = tableOf(collection);
+      const match = compileFilter(where, other, tableOf);
       const values = new Set<unknown>();
-      for (const row of rowsOf(collection)) if (match(row)) values.add(valueOf(row, selected));
+      const selectedOf = other.read ?? ownValue;
+      for (const row of other.rows) if (match(row)) values.add(selectedOf(row, selected));
       values.delete(null);
       return (doc) => values.has(valueOf(doc, field));
     }
     default:
       throw new Error(`unsupported filter: ${JSON.stringify(filter satisfies never)}`);
   }
+}
+
+/** The number an auto id compared with stands for: a number, or an integer in canonical form (as the sqlite driver binds it). */
+function autoIdValue(value: Scalar): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  return typeof value === 'string' ? canonicalInteger(value) : undefined;
 }
 
 const RANGE: Record<'lt' | 'lte' | 'gt' | 'gte', (order: number) => boolean> = {
@@ -108,8 +128,9 @@ const foldCase = (v: unknown): unknown => (typeof v === 'string' ? v.replace(/[A
  */
 export function compareBy(
   orderBy: readonly OrderBy[] | undefined,
-  table: { numericIds: boolean; textFields: ReadonlySet<string> },
+  table: { numericIds: boolean; textFields: ReadonlySet<string>; read?: FieldReader },
 ): Comparator {
+  const valueOf = table.read ?? ownValue;
   const byId: Comparator = table.numericIds ? (a, b) => Number(a.id) - Number(b.id) : (a, b) => compareValues(a.id, b.id);
   const keys = (orderBy ?? []).map(({ field, direction }): Comparator => {
     const sign = direction === 'desc' ? -1 : 1;

@@ -1,2 +1,3 @@
 export { openJsonStore, type JsonStoreOptions, type JsonData } from './json-store';
 export { DurableFileAdapter } from './durable-file-adapter';
+export { jsonStoreCeilingBytes } from './ceiling';

@@ -1,9 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Schema, Store } from '@reelbase/core';
+import type { Mirror, Schema, Store } from '@reelbase/core';
 import { Low, Memory } from 'lowdb';
 import { DurableFileAdapter } from './durable-file-adapter';
+import type { FieldReader } from './evaluate-filter';
+import { GroupCommit } from './group-commit';
 import { Mutex } from './mutex';
 import { Operations } from './operations';
 import { JsonStoreHandle, type Scope, type Step } from './store-handle';
@@ -22,7 +24,10 @@ export interface JsonStoreOptions {
   path?: string;
 }
 
-/** Opens a lowdb-backed store: in memory, or a JSON file rewritten durably once per committed write. */
+/**
+ * Opens a lowdb-backed store: in memory, or a JSON file rewritten durably after committed writes
+ * (those committed while a write is in flight share the next one).
+ */
 export async function openJsonStore(options: JsonStoreOptions): Promise<Store> {
   if (options.path === undefined) return createJsonStore(new Low<JsonData>(new Memory<JsonData>(), emptyData()), options.schema);
   const path = resolve(options.path);
@@ -40,26 +45,43 @@ export async function createJsonStore(db: Low<JsonData>, schema: Schema): Promis
   for (const [name, collection] of Object.entries(schema)) {
     tables.set(name, new Table(name, collection, (db.data.collections[name] ??= { seq: 0, rows: [] })));
   }
+  for (const [name, { mirror }] of Object.entries(schema)) if (mirror) tables.get(name)!.read = mirrorReader(mirror, tables);
   const ops = new Operations(tables);
   return new JsonStoreHandle(ops, new RootScope(db, ops));
 }
 
 const emptyData = (): JsonData => ({ version: 1, collections: {} });
 
+/** Mirrored fields are read through from the source document at query time: nothing to keep in step. */
+function mirrorReader(mirror: Mirror, tables: ReadonlyMap<string, Table>): FieldReader {
+  const source = tables.get(mirror.collection);
+  if (!source) throw new Error(`mirror names unknown collection ${mirror.collection}`);
+  return (doc, field) => {
+    const from = mirror.fields[field];
+    if (from === undefined) return doc[field] ?? null;
+    const key = doc[mirror.key];
+    return typeof key === 'string' ? (source.get(key)?.[from] ?? null) : null;
+  };
+}
+
 /**
- * The root store: one operation or transaction at a time (a FIFO mutex), each persisted once
- * when it completes, or undone entirely when it or its write to disk fails.
+ * The root store: one operation or transaction at a time (a FIFO mutex), each applied in memory,
+ * then acknowledged once a file write holds it (group commit), or undone entirely when it or that
+ * write fails.
  */
 class RootScope implements Scope {
   readonly #mutex = new Mutex();
+  readonly #commits: GroupCommit;
   /** The transaction whose callback is running, to fail fast instead of deadlocking on the mutex. */
   readonly #current = new AsyncLocalStorage<TransactionScope>();
   #closed = false;
 
   constructor(
-    private readonly db: Low<JsonData>,
+    db: Low<JsonData>,
     private readonly ops: Operations,
-  ) {}
+  ) {
+    this.#commits = new GroupCommit(this.#mutex, () => db.adapter.write(db.data));
+  }
 
   run<R>(step: Step<R>): Promise<R> {
     return this.#exclusive(async (journal) => step(journal));
@@ -76,29 +98,35 @@ class RootScope implements Scope {
     });
   }
 
-  close(): Promise<void> {
-    if (this.#current.getStore()?.open) return Promise.reject(new Error('cannot close a store from inside its own transaction'));
-    return this.#mutex.run(() => {
+  /** Lets queued operations and pending writes finish (a failed write has failed its writers already). */
+  async close(): Promise<void> {
+    if (this.#current.getStore()?.open) throw new Error('cannot close a store from inside its own transaction');
+    // Wrapped: a promise returned to the mutex would hold it until settled, and the write needs it.
+    const pending = await this.#mutex.run(() => {
       this.#closed = true;
+      return { durable: this.#commits.durable() };
     });
+    await pending.durable?.catch(() => undefined);
   }
 
-  #exclusive<R>(body: (journal: UndoJournal) => Promise<R>): Promise<R> {
+  async #exclusive<R>(body: (journal: UndoJournal) => Promise<R>): Promise<R> {
     if (this.#current.getStore()?.open) {
-      return Promise.reject(new Error('the root store was used inside its own transaction; use the `tx` handle (this would deadlock)'));
+      throw new Error('the root store was used inside its own transaction; use the `tx` handle (this would deadlock)');
     }
-    return this.#mutex.run(async () => {
+    const { result, durable } = await this.#mutex.run(async () => {
       if (this.#closed) throw new Error('store is closed');
       const journal = new UndoJournal();
       try {
         const result = await body(journal);
-        if (journal.size > 0) await this.db.write();
-        return result;
+        if (journal.size > 0) this.#commits.committed(journal);
+        return { result, durable: this.#commits.durable() };
       } catch (error) {
         journal.rollbackTo(0);
         throw error;
       }
     });
+    await durable;
+    return result;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Doc, Filter, FindOptions, FindResult, OrderBy } from '@reelbase/core';
-import { compareBy, compileFilter, type RowSource } from './evaluate-filter';
+import { compareBy, compileFilter, type TableSource } from './evaluate-filter';
 import type { Table } from './table';
 import type { UndoJournal } from './undo-journal';
 
@@ -11,19 +11,26 @@ import type { UndoJournal } from './undo-journal';
 export class Operations {
   constructor(private readonly tables: ReadonlyMap<string, Table>) {}
 
-  readonly rowsOf: RowSource = (collection) => this.table(collection).rows;
+  readonly tableOf: TableSource = (collection) => this.table(collection);
 
   get(collection: string, id: string): Doc | null {
     return copyOut(this.table(collection).get(id));
   }
 
   insert(collection: string, doc: object, journal: UndoJournal): Doc {
-    const fields: Record<string, unknown> = {};
-    for (const [field, value] of Object.entries(doc)) {
-      const json = toJson(value);
-      if (json !== undefined) fields[field] = json;
-    }
-    return copyOut(this.table(collection).insert(fields, journal));
+    return copyOut(this.table(collection).insert(jsonFields(doc), journal));
+  }
+
+  insertWithId(collection: string, doc: Doc, journal: UndoJournal): Doc {
+    return copyOut(this.table(collection).insertWithId(jsonFields(doc), journal));
+  }
+
+  sequence(collection: string): number {
+    return this.table(collection).sequence();
+  }
+
+  setSequence(collection: string, value: number, journal: UndoJournal): void {
+    this.table(collection).setSequence(value, journal);
   }
 
   update(collection: string, id: string, patch: object, journal: UndoJournal): Doc | null {
@@ -92,8 +99,18 @@ export class Operations {
   }
 
   #matching(table: Table, where: Filter | undefined): Doc[] {
-    return table.rows.filter(compileFilter(where, this.rowsOf));
+    return table.rows.filter(compileFilter(where, table, this.tableOf));
   }
+}
+
+/** The fields of a document as JSON stores them (fields JSON drops are left out). */
+function jsonFields(doc: object): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(doc)) {
+    const json = toJson(value);
+    if (json !== undefined) fields[field] = json;
+  }
+  return fields;
 }
 
 /** A deep copy as JSON would store it (undefined where JSON drops the value), so memory and file modes agree. */

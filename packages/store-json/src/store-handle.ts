@@ -55,6 +55,18 @@ export class JsonStoreHandle implements Store {
     return this.scope.run((journal) => this.ops.increment(collection, id, field, by, journal) as T | null);
   }
 
+  insertWithId<T extends Doc = Doc>(collection: string, doc: T): Promise<T> {
+    return this.scope.run((journal) => this.ops.insertWithId(collection, doc, journal) as T);
+  }
+
+  sequence(collection: string): Promise<number> {
+    return this.scope.run(() => this.ops.sequence(collection));
+  }
+
+  setSequence(collection: string, value: number): Promise<void> {
+    return this.scope.run((journal) => this.ops.setSequence(collection, value, journal));
+  }
+
   transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R> {
     return this.scope.transaction(fn);
   }

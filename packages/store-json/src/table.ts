@@ -1,4 +1,5 @@
-import { StoreConflictError, type CollectionSchema, type Doc } from '@reelbase/core';
+import { assertSequenced, autoIdNumber, checkSequence, StoreConflictError, type CollectionSchema, type Doc } from '@reelbase/core';
+import type { FieldReader } from './evaluate-filter';
 import type { UndoJournal } from './undo-journal';
 
 /** One collection as persisted: the last auto id handed out and the documents. */
@@ -22,6 +23,8 @@ export class Table {
   readonly numericIds: boolean;
   /** Fields declared `text`, which sort case-insensitively (the Store contract). */
   readonly textFields: ReadonlySet<string>;
+  /** Set for a collection with a mirror (json-store.ts): reads mirrored fields from their source. */
+  read?: FieldReader;
   readonly #positions = new Map<string, number>();
   readonly #unique: UniqueIndex[];
 
@@ -53,19 +56,27 @@ export class Table {
   /** Adds a document, assigning the next id in auto collections and taking the caller's in text ones. */
   insert(fields: Record<string, unknown>, journal: UndoJournal): Doc {
     const { id: given, ...rest } = fields;
-    const seq = this.data.seq;
-    const id = this.numericIds ? String(seq + 1) : given;
-    if (typeof id !== 'string' || id === '') throw new TypeError(`${this.name}: a text id must be a non-empty string`);
-    if (this.#positions.has(id)) throw new StoreConflictError(this.name, ['id']);
-    const doc: Doc = { id, ...rest };
-    this.#assertFree(doc);
-    if (this.numericIds) {
-      this.data.seq = seq + 1;
-      journal.record(() => (this.data.seq = seq));
-    }
-    this.#append(doc);
-    journal.record(() => this.#remove(id));
-    return doc;
+    return this.#add(this.numericIds ? String(this.data.seq + 1) : given, rest, journal);
+  }
+
+  /** Adds a document under the id it carries, auto collections included (restoring a copy). */
+  insertWithId(fields: Record<string, unknown>, journal: UndoJournal): Doc {
+    const { id, ...rest } = fields;
+    if (this.numericIds) autoIdNumber(this.name, id);
+    return this.#add(id, rest, journal);
+  }
+
+  /** The last auto id handed out. */
+  sequence(): number {
+    assertSequenced(this.name, this.numericIds ? 'auto' : 'text');
+    return this.data.seq;
+  }
+
+  setSequence(value: number, journal: UndoJournal): void {
+    assertSequenced(this.name, this.numericIds ? 'auto' : 'text');
+    let maxId = 0;
+    for (const doc of this.data.rows) maxId = Math.max(maxId, Number(doc.id));
+    this.#setSeq(checkSequence(this.name, value, maxId), journal);
   }
 
   /** Swaps in a new version of an existing document (same id). */
@@ -83,6 +94,24 @@ export class Table {
     this.#remove(id);
     journal.record(() => this.#append(doc));
     return true;
+  }
+
+  #add(id: unknown, rest: Record<string, unknown>, journal: UndoJournal): Doc {
+    if (typeof id !== 'string' || id === '') throw new TypeError(`${this.name}: a text id must be a non-empty string`);
+    if (this.#positions.has(id)) throw new StoreConflictError(this.name, ['id']);
+    const doc: Doc = { id, ...rest };
+    this.#assertFree(doc);
+    // An id past the sequence (a restored one) moves it on, so it is never handed out again.
+    if (this.numericIds && Number(id) > this.data.seq) this.#setSeq(Number(id), journal);
+    this.#append(doc);
+    journal.record(() => this.#remove(id));
+    return doc;
+  }
+
+  #setSeq(value: number, journal: UndoJournal): void {
+    const previous = this.data.seq;
+    this.data.seq = value;
+    journal.record(() => (this.data.seq = previous));
   }
 
   #append(doc: Doc): void {

@@ -12,6 +12,12 @@ export interface SqliteStoreOptions {
   schema: Schema;
   /** A database file (created when missing) or ':memory:'. */
   path: string;
+  /**
+   * Page cache of each connection, in MiB (default 32, SQLite's own is 2): the upper levels of
+   * every index of a million-video store stay in memory. A bulk writer (`reelbase seed`) gains
+   * from more: its inserts land all over every index.
+   */
+  cacheMiB?: number;
 }
 
 /**
@@ -22,13 +28,14 @@ export interface SqliteStoreOptions {
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
   const tables = describeSchema(options.schema);
   const memory = options.path === ':memory:' || options.path === '';
-  const writer = connect(new Database(options.path));
+  const cacheMiB = options.cacheMiB ?? 32;
+  const writer = connect(new Database(options.path), cacheMiB);
   try {
     writer.db.pragma('journal_mode = WAL');
     writer.db.pragma('synchronous = FULL');
     ensureSchema(writer, options.schema, tables);
     // Opened after the schema exists, so the reader never sees a half-created database.
-    const reader = memory ? undefined : connect(new Database(options.path, { readonly: true, fileMustExist: true }));
+    const reader = memory ? undefined : connect(new Database(options.path, { readonly: true, fileMustExist: true }), cacheMiB);
     return new SqliteStore(new Operations(writer, tables), reader && new Operations(reader, tables));
   } catch (error) {
     writer.close();
@@ -36,8 +43,14 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   }
 }
 
-function connect(db: SqliteDatabase): Connection {
+function connect(db: SqliteDatabase, cacheMiB: number): Connection {
   db.pragma('busy_timeout = 5000');
+  if (!(cacheMiB > 0)) throw new RangeError(`cacheMiB must be a positive number, got ${cacheMiB}`);
+  // A negative cache_size counts KiB instead of pages.
+  db.pragma(`cache_size = ${-Math.round(cacheMiB * 1024)}`);
+  // Statement journals (every statement that fires a trigger, or writes several rows, inside a
+  // transaction keeps one) go to memory instead of a temporary file written page by page.
+  db.pragma('temp_store = MEMORY');
   db.function(LOWER_FUNCTION, { deterministic: true }, lower);
   return new Connection(db);
 }

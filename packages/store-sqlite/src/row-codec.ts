@@ -1,4 +1,5 @@
-import type { Doc } from '@reelbase/core';
+import { canonicalInteger, type Doc } from '@reelbase/core';
+import type { Body } from '@reelbase/core/sql';
 import type { Table } from './sqlite-schema';
 import type { SqlValue } from './sqlite-types';
 
@@ -8,8 +9,8 @@ export interface Row {
   doc: string;
 }
 
-/** A document body as stored: JSON-safe, without `id` (the id column holds it). */
-export type Body = Record<string, unknown>;
+// The document codec every SQL driver shares.
+export { encodeBody, mergePatch, type Body } from '@reelbase/core/sql';
 
 /** Converts a JS value to what a column holds or a parameter binds. */
 export function toSql(value: unknown): SqlValue {
@@ -36,17 +37,7 @@ export function toSql(value: unknown): SqlValue {
  */
 export function toSqlId(table: Table, id: unknown): SqlValue {
   if (table.id !== 'auto' || typeof id !== 'string') return toSql(id);
-  return /^(0|-?[1-9]\d{0,14})$/.test(id) ? Number(id) : new TextEncoder().encode(id);
-}
-
-/**
- * Normalises a document to what it will read back as (JSON round trip: undefined fields dropped,
- * dates as ISO strings), so the columns and the returned document agree with the stored JSON.
- */
-export function encodeBody(doc: Record<string, unknown>): { body: Body; json: string } {
-  const { id: _id, ...rest } = doc;
-  const json = JSON.stringify(rest);
-  return { body: JSON.parse(json) as Body, json };
+  return canonicalInteger(id) ?? new TextEncoder().encode(id);
 }
 
 export function columnValues(table: Table, body: Body): SqlValue[] {
@@ -55,15 +46,4 @@ export function columnValues(table: Table, body: Body): SqlValue[] {
 
 export function decodeRow<T extends Doc>(row: Row): T {
   return { id: String(row.id), ...(JSON.parse(row.doc) as Body) } as T;
-}
-
-/** Shallow merge where a key set to undefined removes the field; `id` cannot be patched. */
-export function mergePatch(body: Body, patch: Record<string, unknown>): Body {
-  const merged: Body = { ...body };
-  for (const [key, value] of Object.entries(patch)) {
-    if (key === 'id') continue;
-    if (value === undefined) delete merged[key];
-    else merged[key] = value;
-  }
-  return merged;
 }

@@ -1,7 +1,18 @@
-import { StoreConflictError, type Doc, type Filter, type FindOptions, type FindResult, type OrderBy } from '@reelbase/core';
+import {
+  assertSequenced,
+  autoIdNumber,
+  checkSequence,
+  StoreConflictError,
+  type Doc,
+  type Filter,
+  type FindOptions,
+  type FindResult,
+  type OrderBy,
+} from '@reelbase/core';
 import { compileFilter } from './compile-filter';
+import { mirroredColumns } from './sqlite-mirror';
 import { compileFind, compileWhere } from './compile-query';
-import { columnValues, decodeRow, encodeBody, mergePatch, toSqlId, type Body, type Row } from './row-codec';
+import { columnValues, decodeRow, encodeBody, mergePatch, toSql, toSqlId, type Body, type Row } from './row-codec';
 import type { Connection } from './sqlite-connection';
 import { DOC_COLUMN, quote, type Table, type Tables } from './sqlite-schema';
 import type { SqlValue } from './sqlite-types';
@@ -31,18 +42,30 @@ export class Operations {
 
   insert<T extends Doc>(collection: string, doc: Record<string, unknown>): T {
     const table = this.table(collection);
-    const { body, json } = encodeBody(doc);
-    const cols = [DOC_COLUMN, ...table.columns.map(quote)];
-    const values: SqlValue[] = [json, ...columnValues(table, body)];
-    if (table.id === 'text') {
-      if (typeof doc.id !== 'string' || doc.id === '') throw new TypeError(`insert into ${collection}: a text-id collection needs a string id`);
-      cols.unshift('id');
-      values.unshift(doc.id);
+    return this.#insert<T>(table, doc, table.id === 'text' ? textId(collection, doc.id) : undefined);
+  }
+
+  /** AUTOINCREMENT raises the table's sqlite_sequence row past an explicit id by itself. */
+  insertWithId<T extends Doc>(collection: string, doc: Doc): T {
+    const table = this.table(collection);
+    return this.#insert<T>(table, doc, table.id === 'auto' ? autoIdNumber(collection, doc.id) : textId(collection, doc.id));
+  }
+
+  sequence(collection: string): number {
+    const table = this.table(collection);
+    assertSequenced(collection, table.id);
+    return this.conn.get<{ seq: number }>('SELECT seq FROM sqlite_sequence WHERE name = ?', [table.name])?.seq ?? 0;
+  }
+
+  /** sqlite_sequence is an ordinary table SQLite lets us write; it has a row once the table had one. */
+  setSequence(collection: string, value: number): void {
+    const table = this.table(collection);
+    assertSequenced(collection, table.id);
+    const maxId = this.conn.get<{ n: number | null }>(`SELECT max(id) AS n FROM ${table.sql}`)?.n ?? 0;
+    checkSequence(collection, value, maxId);
+    if (this.conn.run('UPDATE sqlite_sequence SET seq = ? WHERE name = ?', [value, table.name]).changes === 0) {
+      this.conn.run('INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)', [table.name, value]);
     }
-    const sql = `INSERT INTO ${table.sql} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`;
-    const { lastInsertRowid } = this.#write(table, () => this.conn.run(sql, values));
-    const id = table.id === 'text' ? (doc.id as string) : String(lastInsertRowid);
-    return { id, ...body } as T;
   }
 
   update<T extends Doc>(collection: string, id: string, patch: Record<string, unknown>): T | null {
@@ -88,19 +111,44 @@ export class Operations {
     const offset = checkCount('offset', options.offset) ?? 0;
     const limit = checkCount('limit', options.limit);
     const { select, count, params } = compileFind(this.tables, table, options);
-    return this.conn.snapshot(() => {
+    const page = (): FindResult<T> => {
       const items = this.conn.all<Row>(select, [...params, limit ?? -1, offset]).map((row) => decodeRow<T>(row));
       // A short page that is non-empty (or starts at 0) tells the total without counting.
       const short = limit === undefined || items.length < limit;
       const total = short && (items.length > 0 || offset === 0) ? offset + items.length : (this.conn.get<{ n: number }>(count, params)?.n ?? 0);
       return { items, total };
-    });
+    };
+    // Without a limit the page is the total: one statement, which needs no snapshot of its own.
+    return limit === undefined ? page() : this.conn.snapshot(page);
   }
 
   findOne<T extends Doc>(collection: string, where: Filter, orderBy?: OrderBy[]): T | null {
     const { select, params } = compileFind(this.tables, this.table(collection), { where, orderBy });
     const row = this.conn.get<Row>(select, [...params, 1, 0]);
     return row ? decodeRow<T>(row) : null;
+  }
+
+  /** Inserts with `id` in the id column, or lets an auto one be assigned when it is undefined. */
+  #insert<T extends Doc>(table: Table, doc: Record<string, unknown>, id: string | number | undefined): T {
+    const { body, json } = encodeBody(doc);
+    const cols = [DOC_COLUMN, ...table.columns.map(quote)];
+    const values: SqlValue[] = [json, ...columnValues(table, body)];
+    const exprs = cols.map(() => '?');
+    if (id !== undefined) {
+      cols.unshift('id');
+      exprs.unshift('?');
+      values.unshift(id);
+    }
+    // Mirrored columns are read from their source in the same statement (sqlite-mirror.ts).
+    const mirror = mirroredColumns(table, this.tables);
+    if (mirror) {
+      cols.push(...mirror.columns);
+      exprs.push(...mirror.expressions);
+      values.push(...mirror.columns.map(() => toSql(body[mirror.key])));
+    }
+    const sql = `INSERT INTO ${table.sql} (${cols.join(', ')}) VALUES (${exprs.join(', ')})`;
+    const { lastInsertRowid } = this.#write(table, () => this.conn.run(sql, values));
+    return { id: String(id ?? lastInsertRowid), ...body } as T;
   }
 
   #row(table: Table, id: string): Row | undefined {
@@ -132,6 +180,11 @@ function conflict(table: Table, error: unknown): StoreConflictError | undefined 
   const failed = ((error as Error).message.split(': ')[1] ?? '').split(', ').map((c) => c.slice(c.indexOf('.') + 1));
   const key = table.unique.find((k) => k.length === failed.length && k.every((f) => failed.includes(f)));
   return new StoreConflictError(table.name, key ?? failed);
+}
+
+function textId(collection: string, id: unknown): string {
+  if (typeof id !== 'string' || id === '') throw new TypeError(`insert into ${collection}: a text-id collection needs a string id`);
+  return id;
 }
 
 function checkCount(name: string, value: number | undefined): number | undefined {

@@ -1,5 +1,5 @@
 import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store } from '@reelbase/core';
-import { Mutex, type Holder } from './mutex';
+import { Mutex, type Holder } from '@reelbase/core/sql';
 import type { Operations } from './sqlite-operations';
 import { runTransaction, SqliteTransaction, TOP_LEVEL } from './sqlite-transaction';
 
@@ -14,6 +14,7 @@ const ROOT_WRITE: Holder = {};
  */
 export class SqliteStore implements Store {
   readonly #mutex = new Mutex();
+  readonly #snapshot: ReadSnapshot | undefined;
   #closed = false;
 
   constructor(
@@ -58,9 +59,22 @@ export class SqliteStore implements Store {
     return this.#write((ops) => ops.increment<T>(collection, id, field, by));
   }
 
+  async insertWithId<T extends Doc = Doc>(collection: string, doc: T): Promise<T> {
+    return this.#write((ops) => ops.insertWithId<T>(collection, doc));
+  }
+
+  async sequence(collection: string): Promise<number> {
+    return this.#read((ops) => ops.sequence(collection));
+  }
+
+  async setSequence(collection: string, value: number): Promise<void> {
+    return this.#write((ops) => ops.setSequence(collection, value));
+  }
+
   async transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R> {
     const tx = new SqliteTransaction(this.writer, undefined, 0);
-    return this.#exclusive(tx, () => runTransaction(tx, TOP_LEVEL, fn));
+    // The commit is acknowledged to the caller only after reads moved past it.
+    return this.#exclusive(tx, () => runTransaction(tx, TOP_LEVEL, fn).finally(() => this.#snapshot?.end()));
   }
 
   async close(): Promise<void> {
@@ -69,6 +83,7 @@ export class SqliteStore implements Store {
     this.#closed = true;
     // Let queued transactions and writes finish; the writer closes last so it checkpoints the WAL.
     await this.#mutex.run(ROOT_WRITE, () => {
+      this.#snapshot?.end();
       this.reader?.conn.close();
       this.writer.conn.close();
     });
@@ -77,11 +92,16 @@ export class SqliteStore implements Store {
   #read<R>(fn: (ops: Operations) => R): R | Promise<R> {
     if (!this.reader) return this.#exclusive(ROOT_WRITE, () => fn(this.writer));
     this.#checkOpen();
+    this.#snapshot!.enter();
     return fn(this.reader);
   }
 
   #write<R>(fn: (ops: Operations) => R): Promise<R> {
-    return this.#exclusive(ROOT_WRITE, () => this.writer.conn.immediate(() => fn(this.writer)));
+    return this.#exclusive(ROOT_WRITE, () => {
+      const result = this.writer.conn.immediate(() => fn(this.writer));
+      this.#snapshot?.end();
+      return result;
+    });
   }
 
   #exclusive<R>(holder: Holder, fn: () => R | Promise<R>): Promise<R> {

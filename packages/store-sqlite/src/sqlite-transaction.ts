@@ -1,5 +1,5 @@
 import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store } from '@reelbase/core';
-import { Mutex, type Holder } from './mutex';
+import { Mutex, type Holder } from '@reelbase/core/sql';
 import type { Operations } from './sqlite-operations';
 
 /** The statements that open, keep and undo one transaction level. */
@@ -94,6 +94,18 @@ export class SqliteTransaction implements Store, Holder {
 
   async increment<T extends Doc = Doc>(collection: string, id: string, field: string, by: number): Promise<T | null> {
     return this.#ops().increment<T>(collection, id, field, by);
+  }
+
+  async insertWithId<T extends Doc = Doc>(collection: string, doc: T): Promise<T> {
+    return this.#ops().insertWithId<T>(collection, doc);
+  }
+
+  async sequence(collection: string): Promise<number> {
+    return this.#ops().sequence(collection);
+  }
+
+  async setSequence(collection: string, value: number): Promise<void> {
+    this.#ops().setSequence(collection, value);
   }
 
   async transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R> {

@@ -11,4 +11,10 @@ export interface StoreTestDriver {
    * by persistent drivers; the persistence tests run only when it is present.
    */
   reopen?: (schema: Schema) => Promise<Store>;
+  /**
+   * Why the driver cannot run here, e.g. a database server it needs was not configured. The suite
+   * then reports itself skipped with this reason instead of failing, so a developer without that
+   * server still runs everything else.
+   */
+  unavailable?: string;
 }

@@ -69,6 +69,10 @@ const groups: Record<string, Case[]> = {
     ['lt null matches nothing', lt('age', null), []],
     ['gte null matches nothing', gte('age', null), []],
     ['not lt is the complement, nulls included', not(lt('age', 30)), ['1', '3', '5', '7', '8', '9', '10']],
+    // Auto ids compare as numbers, as they sort: paging by `id > last` must not skip "10" after "9".
+    ['gt auto id', gt('id', '9'), ['10', '11']],
+    ['lte auto id', lte('id', '2'), ['1', '2']],
+    ['auto id window', and(gte('id', '9'), lt('id', '11')), ['9', '10']],
   ],
   'in / nin': [
     ['in strings', isIn('city', ['Paris', 'Berlin']), ['1', '4', '5', '8', '9', '10']],

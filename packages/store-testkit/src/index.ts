@@ -2,8 +2,10 @@ import { describe } from 'node:test';
 import { crudTests } from './crud-tests';
 import type { StoreTestDriver } from './driver';
 import { filterTests } from './filter-tests';
+import { mirrorTests } from './mirror-tests';
 import { orderTests } from './order-tests';
 import { persistenceTests } from './persistence-tests';
+import { restoreTests } from './restore-tests';
 import { transactionTests } from './transaction-tests';
 import { uniqueTests } from './unique-tests';
 
@@ -15,15 +17,18 @@ export type { StoreTestDriver } from './driver';
  *
  *   testStore({ name: 'json (memory)', open: (schema) => openJsonStore({ schema }) });
  *
- * The persistence group runs only when the driver gives `reopen`.
+ * The persistence group, and the test that a set sequence survives reopening, run only when the
+ * driver gives `reopen`. Nothing runs when the driver declares itself `unavailable`.
  */
 export function testStore(driver: StoreTestDriver): void {
-  describe(`Store conformance: ${driver.name}`, () => {
+  describe(`Store conformance: ${driver.name}`, { skip: driver.unavailable ?? false }, () => {
     crudTests(driver);
     uniqueTests(driver);
     filterTests(driver);
     orderTests(driver);
+    mirrorTests(driver);
     transactionTests(driver);
+    restoreTests(driver);
     if (driver.reopen) persistenceTests(driver, driver.reopen);
   });
 }

@@ -6,6 +6,10 @@ import { feedCollections } from './feed';
 import { groupCollections } from './groups';
 import { ondemandCollections } from './ondemand';
 import { peopleCollections } from './people';
+import { mirrorVideo, publicListIndexes } from './video-mirror';
+
+/** Tag lists sort by created_time, duration and name (SPEC.md, GET /tags/{word}/videos). */
+const tagMirror = mirrorVideo(['created_time', 'duration', 'name']);
 
 /** A user↔video membership (likes, watch later, watch history, access lists): unique per pair. */
 const userVideo = (extra: CollectionSchema['fields'] = {}): CollectionSchema => ({
@@ -23,12 +27,14 @@ export const schema: Schema = {
   users: {
     id: 'auto',
     fields: { name: 'text', name_key: 'string', link: 'string', created_time: 'string', videos_total: 'integer', followers_total: 'integer' },
-    indexes: [['created_time'], ['followers_total'], ['videos_total'], ['name_key', 'followers_total']],
+    indexes: [['created_time'], ['name'], ['followers_total'], ['videos_total'], ['name_key', 'followers_total']],
     unique: [['link']],
   },
   tokens: {
     id: 'text',
     fields: { user_id: 'string', created_time: 'string' },
+    // `reelbase tokens revoke --user ID --all` finds a user's tokens by user_id.
+    indexes: [['user_id', 'created_time']],
   },
   videos: {
     id: 'auto',
@@ -48,20 +54,27 @@ export const schema: Schema = {
       parent_folder: 'string',
       preset_id: 'string',
     },
+    // A user's videos in each sort. Ties go to the lowest id in both directions (the Store
+    // contract), so a sort that is descending by default needs a descending key to be read in
+    // index order instead of sorted.
     indexes: [
-      ['user_id', 'created_time'],
+      ['user_id', 'created_time desc'],
       ['user_id', 'name'],
-      ['user_id', 'modified_time'],
-      ['user_id', 'duration'],
-      ['user_id', 'plays'],
-      ['user_id', 'likes_total'],
-      ['user_id', 'comments_total'],
-      ['privacy_view', 'created_time'],
-      // What others see of a user's videos (the visibility rule), newest first.
-      ['user_id', 'privacy_view', 'created_time'],
+      ['user_id', 'modified_time desc'],
+      ['user_id', 'duration desc'],
+      ['user_id', 'plays desc'],
+      ['user_id', 'likes_total desc'],
+      ['user_id', 'comments_total desc'],
+      // What others see of a user's videos (the visibility rule) by date, plays and name.
+      ['user_id', 'privacy_view', 'created_time desc'],
+      ['user_id', 'privacy_view', 'plays desc'],
+      ['user_id', 'privacy_view', 'name'],
       // The videos of an embed preset.
       ['preset_id', 'created_time'],
     ],
+    // Sorted only within a user's videos (the keys above), or too few values to narrow anything:
+    // lists of videos are reached through their user or their membership rows instead.
+    unindexed: ['privacy_view', 'status', 'created_time', 'modified_time', 'duration', 'plays', 'likes_total', 'comments_total'],
   },
   /** `user_id` follows `target_id`. */
   follows: {
@@ -126,11 +139,15 @@ export const schema: Schema = {
     id: 'text',
     fields: { name: 'text', created_time: 'string' },
   },
+  /** A tag on a video; the rows mirror their video's fields for the tag's list of videos (its sorts). */
   video_tags: {
     id: 'auto',
-    fields: { video_id: 'string', tag: 'string', created_time: 'string' },
-    indexes: [['tag', 'created_time'], ['video_id', 'created_time']],
+    fields: { video_id: 'string', tag: 'string', created_time: 'string', ...tagMirror.fields },
+    // A video's tags through the unique key; a tag's videos through the list keys.
+    indexes: publicListIndexes('tag', ['created_time desc', 'duration desc', 'name']),
     unique: [['video_id', 'tag']],
+    unindexed: ['created_time'],
+    mirror: tagMirror.mirror,
   },
   video_categories: {
     id: 'auto',

@@ -7,6 +7,7 @@ export const feedCollections: Schema = {
     id: 'auto',
     fields: { type: 'string', video_id: 'string', user_id: 'string', subject: 'string', seq: 'integer', created_time: 'string' },
     indexes: [['seq'], ['video_id', 'type'], ['user_id', 'type', 'seq'], ['subject', 'type', 'seq']],
+    unindexed: ['created_time'],
   },
   /** `user_id` follows `category` (a slug); `name` is the category's name, for sorting. */
   category_follows: {

@@ -8,10 +8,36 @@ export interface CollectionSchema {
   id: 'auto' | 'text';
   /** Fields that are filtered or sorted on. Other fields are stored but never queried. */
   fields: Record<string, FieldType>;
-  /** Composite indexes to create, each a list of field names (drivers may add more). */
+  /**
+   * Composite indexes to create, each a list of field names (drivers may add more). A name may end
+   * in ` desc` (`'plays desc'`): ties are broken by id ascending in every direction, so a sort
+   * that is descending by default is served in index order only by a descending key.
+   */
   indexes?: string[][];
   /** Unique keys: inserting or updating to a duplicate throws StoreConflictError. */
   unique?: string[][];
+  /**
+   * Declared fields that get no index of their own. A driver otherwise gives every field that
+   * leads no declared key one, so an equality lookup never scans; sort keys reached only through
+   * the keys above, and fields with a handful of values (an index on them misleads the planner
+   * into walking most of the table), opt out here.
+   */
+  unindexed?: string[];
+  /**
+   * Fields this collection's rows take from the document their `key` field names in `collection`,
+   * `{ local: sourceField }`, so a membership row (a video on a tag) can be filtered and sorted by
+   * its member's fields (the video's plays) with its own indexes instead of a join. Each local
+   * name is declared in `fields` too. Drivers keep the values equal to the source's on every write
+   * to either side (null while the source is missing); they are never written by callers and
+   * never returned in documents.
+   */
+  mirror?: Mirror;
+}
+
+export interface Mirror {
+  collection: string;
+  key: string;
+  fields: Record<string, string>;
 }
 
 export type Schema = Record<string, CollectionSchema>;

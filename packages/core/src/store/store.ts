@@ -65,6 +65,19 @@ export interface Store {
   /** Adds `by` to a numeric field atomically and answers the document; null when missing. */
   increment<T extends Doc = Doc>(collection: string, id: string, field: string, by: number): Promise<T | null>;
   /**
+   * Restores a document with the id it carries (import, migrate), in `auto` collections too, where
+   * the id must be a positive integer string ("7", not "07") and raises the collection's sequence
+   * to at least that id. Throws StoreConflictError when the id or a unique key is taken.
+   */
+  insertWithId<T extends Doc = Doc>(collection: string, doc: T): Promise<T>;
+  /** The last id an `auto` collection handed out (0 before its first insert); throws for `text` collections. */
+  sequence(collection: string): Promise<number>;
+  /**
+   * Sets that last id, so the next insert gets `value + 1`. Throws a RangeError when a stored id
+   * is larger (it would be handed out again) and a TypeError for `text` collections.
+   */
+  setSequence(collection: string, value: number): Promise<void>;
+  /**
    * Runs `fn` all-or-nothing: a thrown error rolls back every write made through `tx` and is
    * rethrown. Transactions are serialised; writes made by `fn` through `tx` are visible to it.
    */

@@ -1,0 +1,38 @@
+import { createHash } from 'node:crypto';
+import type { FieldType } from '@reelbase/core';
+import type { SqlTable } from '@reelbase/core/sql';
+
+/** A collection's table, with the identity sequence of an `auto` id. */
+export interface PgTable extends SqlTable {
+  /** The sequence behind an auto id, as a regclass literal; undefined for text ids. */
+  sequence?: string;
+}
+
+export type PgTables = ReadonlyMap<string, PgTable>;
+
+/** The JSON document column; the source of truth for every field, declared or not. */
+export const DOC_COLUMN = 'doc';
+
+/** Column types per field type. Text compares and sorts by code point ("C"), as SQLite and JS do. */
+export const PG_TYPES: Record<FieldType, { sql: string; catalog: string }> = {
+  string: { sql: 'text COLLATE "C"', catalog: 'text' },
+  text: { sql: 'text COLLATE "C"', catalog: 'text' },
+  integer: { sql: 'double precision', catalog: 'double precision' },
+  number: { sql: 'double precision', catalog: 'double precision' },
+  boolean: { sql: 'boolean', catalog: 'boolean' },
+};
+
+const ID_TYPES = { auto: 'bigint', text: 'text' } as const;
+
+/** The type of a field's column (`id` included), as the catalog names it. */
+export function columnType(table: SqlTable, field: string): string {
+  return field === 'id' ? ID_TYPES[table.id] : PG_TYPES[table.fields[field]].catalog;
+}
+
+const MAX_IDENTIFIER = 63;
+
+/** A name the driver makes (index, trigger): PostgreSQL truncates identifiers to 63 bytes, so a longer one keeps a readable head and a hash. */
+export function identifier(name: string): string {
+  if (Buffer.byteLength(name) <= MAX_IDENTIFIER) return name;
+  return `${name.slice(0, MAX_IDENTIFIER - 9)}_${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
+}

@@ -1,0 +1,211 @@
+import {
+  assertSequenced,
+  autoIdNumber,
+  checkSequence,
+  StoreConflictError,
+  type Doc,
+  type Filter,
+  type FindOptions,
+  type FindResult,
+  type OrderBy,
+} from '@reelbase/core';
+import { encodeBody, INCOMPARABLE, mergePatch, quote, type Body } from '@reelbase/core/sql';
+import { compileCount, compileDeleteWhere, compileFind, compileFindOne } from './compile-query';
+import { DOC_COLUMN, type PgTable, type PgTables } from './pg-columns';
+import { sqlState, type Executor, type Row, type TransactionExecutor } from './pg-types';
+import { columnValue, columnValues, decodeRow, filterValue } from './row-codec';
+
+/**
+ * The store operations as statements on an executor (see pg-types.ts): reads on the pool or in a
+ * transaction, writes always in a transaction (pg-store.ts), so a read-modify-write is atomic.
+ */
+export class Operations {
+  constructor(readonly tables: PgTables) {}
+
+  table(collection: string): PgTable {
+    const table = this.tables.get(collection);
+    if (!table) throw new Error(`unknown collection ${JSON.stringify(collection)}`);
+    return table;
+  }
+
+  async get<T extends Doc>(db: Executor, collection: string, id: string): Promise<T | null> {
+    const row = await this.#row(db, this.table(collection), id);
+    return row ? decodeRow<T>(row) : null;
+  }
+
+  /** In a transaction that set the collection's sequence, the id is the next one above it. */
+  async insert<T extends Doc>(db: TransactionExecutor, collection: string, doc: Record<string, unknown>): Promise<T> {
+    const table = this.table(collection);
+    if (table.id === 'text') return this.#insert<T>(db, table, doc, textId(collection, doc.id));
+    const pending = db.sequences.get(table.sequence!);
+    if (pending === undefined) return this.#insert<T>(db, table, doc, undefined);
+    db.sequences.set(table.sequence!, pending + 1);
+    return this.#insert<T>(db, table, doc, String(pending + 1));
+  }
+
+  /** Raises the sequence past a restored id (when the transaction commits), so later inserts never hand it out again. */
+  async insertWithId<T extends Doc>(db: TransactionExecutor, collection: string, doc: Doc): Promise<T> {
+    const table = this.table(collection);
+    if (table.id === 'text') return this.#insert<T>(db, table, doc, textId(collection, doc.id));
+    const id = autoIdNumber(collection, doc.id);
+    const inserted = await this.#insert<T>(db, table, doc, String(id));
+    db.sequences.set(table.sequence!, Math.max(id, await this.sequence(db, collection)));
+    return inserted;
+  }
+
+  async sequence(db: Executor, collection: string): Promise<number> {
+    const table = this.table(collection);
+    assertSequenced(collection, table.id);
+    const pending = db.sequences?.get(table.sequence!);
+    if (pending !== undefined) return pending;
+    const { rows } = await db.query<{ n: string }>(`SELECT ${lastValue('$1')} AS n`, [table.sequence]);
+    return Number(rows[0].n);
+  }
+
+  async setSequence(db: TransactionExecutor, collection: string, value: number): Promise<void> {
+    const table = this.table(collection);
+    assertSequenced(collection, table.id);
+    const { rows } = await db.query<{ n: string }>(`SELECT coalesce(max(id), 0) AS n FROM ${table.sql}`);
+    db.sequences.set(table.sequence!, checkSequence(collection, value, Number(rows[0].n)));
+  }
+
+  async update<T extends Doc>(db: TransactionExecutor, collection: string, id: string, patch: Record<string, unknown>): Promise<T | null> {
+    const table = this.table(collection);
+    const row = await this.#row(db, table, id);
+    return row ? this.#save<T>(db, table, row, mergePatch(row.doc, patch)) : null;
+  }
+
+  async increment<T extends Doc>(db: TransactionExecutor, collection: string, id: string, field: string, by: number): Promise<T | null> {
+    const table = this.table(collection);
+    if (typeof by !== 'number' || !Number.isFinite(by)) throw new TypeError(`increment ${collection}.${field}: by must be a finite number`);
+    const row = await this.#row(db, table, id);
+    if (!row) return null;
+    const current = row.doc[field] ?? 0;
+    if (typeof current !== 'number') throw new TypeError(`increment ${collection}.${field}: the field holds a ${typeof current}, not a number`);
+    // Read-modify-write keeps JS number semantics exactly; it runs in a serializable transaction.
+    return this.#save<T>(db, table, row, { ...row.doc, [field]: current + by });
+  }
+
+  async delete(db: TransactionExecutor, collection: string, id: string): Promise<boolean> {
+    const table = this.table(collection);
+    const key = idKey(table, id);
+    if (key === INCOMPARABLE) return false;
+    return ((await db.query(`DELETE FROM ${table.sql} WHERE id = $1`, [key])).rowCount ?? 0) > 0;
+  }
+
+  async deleteWhere(db: TransactionExecutor, collection: string, where: Filter): Promise<number> {
+    const { sql, params } = compileDeleteWhere(this.tables, this.table(collection), where);
+    return (await db.query(sql, params)).rowCount ?? 0;
+  }
+
+  async count(db: Executor, collection: string, where?: Filter): Promise<number> {
+    const { sql, params } = compileCount(this.tables, this.table(collection), where);
+    return Number((await db.query<{ n: string }>(sql, params)).rows[0].n);
+  }
+
+  /** The total is counted apart only for an empty page past the start, which carries no row to read it from. */
+  async find<T extends Doc>(db: Executor, collection: string, options: FindOptions = {}): Promise<FindResult<T>> {
+    const offset = checkCount('offset', options.offset) ?? 0;
+    const limit = checkCount('limit', options.limit);
+    const { sql, params } = compileFind(this.tables, this.table(collection), { ...options, offset, limit });
+    const { rows } = await db.query<Row & { total: string }>(sql, params);
+    const items = rows.map((row) => decodeRow<T>(row));
+    if (rows.length > 0) return { items, total: Number(rows[0].total) };
+    return { items, total: offset === 0 && limit !== 0 ? 0 : await this.count(db, collection, options.where) };
+  }
+
+  async findOne<T extends Doc>(db: Executor, collection: string, where: Filter, orderBy?: OrderBy[]): Promise<T | null> {
+    const { sql, params } = compileFindOne(this.tables, this.table(collection), where, orderBy);
+    const { rows } = await db.query<Row>(sql, params);
+    return rows.length ? decodeRow<T>(rows[0]) : null;
+  }
+
+  /**
+   * Inserts with `id` in the id column, or lets the identity assign one when it is undefined. A
+   * clash writes nothing (ON CONFLICT DO NOTHING keeps the transaction usable) and is attributed
+   * to the key that holds the values. An identity that handed out a taken id (its sequence fell
+   * behind the rows, say after a crash between a restore's commit and its sequence write) is moved
+   * past them and the insert tried once more.
+   */
+  async #insert<T extends Doc>(db: TransactionExecutor, table: PgTable, doc: Record<string, unknown>, id: string | undefined): Promise<T> {
+    const { body, json } = encodeBody(doc);
+    const cols = [DOC_COLUMN, ...table.columns.map(quote)];
+    const values: unknown[] = [json, ...columnValues(table, body)];
+    if (id !== undefined) {
+      cols.unshift('id');
+      values.unshift(idKey(table, id));
+    }
+    const sql = `INSERT INTO ${table.sql} (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')}) ON CONFLICT DO NOTHING RETURNING id`;
+    let { rows } = await db.query<{ id: string }>(sql, values);
+    if (rows.length === 0) {
+      const key = await this.#clashingKey(db, table, body, { id });
+      if (key || id !== undefined || table.id !== 'auto') throw new StoreConflictError(table.name, key ?? ['id']);
+      await db.query(`SELECT setval($1, max(id)) FROM ${table.sql} HAVING max(id) > ${lastValue('$1')}`, [table.sequence]);
+      ({ rows } = await db.query<{ id: string }>(sql, values));
+      if (rows.length === 0) throw new StoreConflictError(table.name, (await this.#clashingKey(db, table, body, {})) ?? ['id']);
+    }
+    return { id: String(rows[0].id), ...body } as T;
+  }
+
+  /**
+   * The key behind a clash: the id when the caller gave one and it is taken, else the first unique
+   * key whose values another document holds (`except` is the document being updated); undefined
+   * when none is (the clashing row is gone already, deleted by a transaction that committed since).
+   */
+  async #clashingKey(db: Executor, table: PgTable, body: Body, clash: { id?: string; except?: string }): Promise<readonly string[] | undefined> {
+    if (clash.id !== undefined && (await db.query(`SELECT 1 FROM ${table.sql} WHERE id = $1`, [idKey(table, clash.id)])).rows.length) {
+      return ['id'];
+    }
+    for (const key of table.unique) {
+      const bound = key.map((field) => (field === 'id' ? clash.id : columnValue(table.fields[field], body[field])));
+      if (bound.includes(null) || bound.includes(undefined)) continue;
+      const match = key.map((field, i) => `${field === 'id' ? 'id' : quote(field)} = $${i + 1}`);
+      if (clash.except !== undefined) match.push(`id <> $${bound.push(clash.except)}`);
+      if ((await db.query(`SELECT 1 FROM ${table.sql} WHERE ${match.join(' AND ')} LIMIT 1`, bound)).rows.length) return key;
+    }
+    return undefined;
+  }
+
+  async #row(db: Executor, table: PgTable, id: string): Promise<Row | undefined> {
+    const key = idKey(table, id);
+    if (key === INCOMPARABLE) return undefined;
+    return (await db.query<Row>(`SELECT id, ${DOC_COLUMN} FROM ${table.sql} WHERE id = $1`, [key])).rows[0];
+  }
+
+  /** Writes a document back; an update that changes a unique key runs contained, so a clash leaves the transaction usable. */
+  async #save<T extends Doc>(db: TransactionExecutor, table: PgTable, row: Row, doc: Body): Promise<T> {
+    const { body, json } = encodeBody(doc);
+    const values = [json, ...columnValues(table, body)];
+    const sets = [DOC_COLUMN, ...table.columns.map(quote)].map((col, i) => `${col} = $${i + 1}`).join(', ');
+    const write = () => db.query(`UPDATE ${table.sql} SET ${sets} WHERE id = $${values.length + 1}`, [...values, row.id]);
+    const rekeyed = table.unique.some((key) => key.some((field) => field !== 'id' && !sameValue(row.doc[field], body[field])));
+    if (!rekeyed) await write();
+    else {
+      await db.contained(write).catch(async (error: unknown) => {
+        if (sqlState(error) !== UNIQUE_VIOLATION) throw error;
+        throw new StoreConflictError(table.name, (await this.#clashingKey(db, table, body, { except: row.id })) ?? table.unique[0]);
+      });
+    }
+    return { id: String(row.id), ...body } as T;
+  }
+}
+
+/** The last id a sequence handed out, 0 before the first. */
+const lastValue = (sequence: string): string => `coalesce(pg_sequence_last_value(${sequence}::regclass), 0)`;
+
+const idKey = (table: PgTable, id: string): unknown => filterValue(table, 'id', id);
+
+const UNIQUE_VIOLATION = '23505';
+
+const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+function textId(collection: string, id: unknown): string {
+  if (typeof id !== 'string' || id === '') throw new TypeError(`insert into ${collection}: a text-id collection needs a string id`);
+  return id;
+}
+
+function checkCount(name: string, value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got ${value}`);
+  return value;
+}

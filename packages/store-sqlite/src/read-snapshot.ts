@@ -1,0 +1,29 @@
+import type { Connection } from './sqlite-connection';
+
+/**
+ * Root reads on the read-only connection share one read transaction per turn of the event loop.
+ * Outside a transaction every statement takes and drops the WAL read lock (file-lock system calls
+ * that cost most of a point read); inside one, a read costs a fraction of that. The snapshot ends
+ * with the turn, and at once when this process commits a write, so a read never sees less than
+ * what this process had written before it; another process's commit shows from the next turn.
+ */
+export class ReadSnapshot {
+  #open = false;
+
+  constructor(private readonly conn: Connection) {}
+
+  /** Called before a root read. */
+  enter(): void {
+    if (this.#open) return;
+    this.conn.db.exec('BEGIN');
+    this.#open = true;
+    setImmediate(() => this.end());
+  }
+
+  /** Called after every commit of the writer, and before closing. */
+  end(): void {
+    if (!this.#open) return;
+    this.#open = false;
+    if (this.conn.db.inTransaction) this.conn.db.exec('COMMIT');
+  }
+}
