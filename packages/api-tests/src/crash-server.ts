@@ -1,11 +1,14 @@
 /**
- * A reelbase server in its own process, for the crash-safety test: `node --import tsx
- * --conditions=source crash-server.ts <sqlite|json> <path> [token]`. On a fresh store it creates
- * a user and prints its token; it then prints `listening <port> <token>` on one line. The test
- * SIGKILLs it mid-burst and starts it again on the same file with the same token.
+ * A reelbase server in its own process, for the crash-safety and shutdown tests: `node --import
+ * tsx --conditions=source crash-server.ts <sqlite|json> <path> [token]`. On a fresh store it
+ * creates a user and prints its token; it then prints `listening <port> <token>` on one line.
+ * The crash test SIGKILLs it mid-burst and starts it again on the same file with the same token;
+ * the shutdown test sends SIGTERM, which it answers as `reelbase serve` does. Video files go to
+ * `files/` beside the store, so a restart finds the uploads in progress.
  */
+import { dirname, join } from 'node:path';
 import { createService, createToken, createUser, parseScopes } from '@reelbase/core';
-import { serve } from '@reelbase/http';
+import { closeOnSignals, serve } from '@reelbase/http';
 import { schema } from '@reelbase/core';
 import { openJsonStore } from '@reelbase/store-json';
 import { openSqliteStore } from '@reelbase/store-sqlite';
@@ -18,5 +21,6 @@ if (!token) {
   token = (await createToken(store, new Date(), user.id, parseScopes('all'))).token;
 }
 const service = createService({ store, onError: (e) => console.error('UNEXPECTED', e) });
-const server = await serve(service, { port: 0, host: '127.0.0.1' });
+const server = await serve(service, { port: 0, host: '127.0.0.1', filesDir: join(dirname(path), 'files') });
+closeOnSignals(server);
 console.log(`listening ${new URL(server.url).port} ${token}`);

@@ -1,51 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { killed, startServerProcess as start } from '../src/server-process';
 
 /**
  * Crash safety: a server process is SIGKILLed in the middle of a burst of writes, started again
  * on the same store file, and every write that was acknowledged (2xx received) must be there;
  * the store opens cleanly and the JSON file is always complete, parseable JSON.
  */
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const script = join(root, 'packages', 'api-tests', 'src', 'crash-server.ts');
-
-interface Running {
-  child: ChildProcess;
-  base: string;
-  token: string;
-}
-
-function start(kind: string, path: string, token?: string): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', script, kind, path, ...(token ? [token] : [])], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the server did not start within 20 s')), 20_000);
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code} before listening`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = /^listening (\d+) (\S+)$/.exec(line);
-      if (!m) return;
-      clearTimeout(timer);
-      child.removeAllListeners('exit');
-      resolve({ child, base: `http://127.0.0.1:${m[1]}`, token: m[2] });
-    });
-  });
-}
-
-const killed = (child: ChildProcess): Promise<void> =>
-  new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-
 for (const kind of ['sqlite', 'json']) {
   describe(`SIGKILL in the middle of a burst of writes (${kind})`, () => {
     const dir = mkdtempSync(join(tmpdir(), 'reelbase-crash-'));

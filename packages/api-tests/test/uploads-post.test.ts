@@ -59,6 +59,14 @@ for (const driver of drivers) {
       assert.equal(none.status, 400);
       const unknown = await fetch(`${h.server.url}/uploads/post/1-${'0'.repeat(48)}`, { method: 'POST', body: form(mp4) });
       assert.equal(unknown.status, 404);
+      // A link is for its own approach only: a tus or streaming link takes no form post.
+      for (const approach of ['tus', 'streaming']) {
+        const other = await h.call('POST', '/me/videos', { token: alice.token, json: { upload: { approach, size: mp4.length } } });
+        const secret = String(other.body.upload.upload_link).split('/').pop();
+        const posted = await fetch(`${h.server.url}/uploads/post/${secret}`, { method: 'POST', body: form(mp4) });
+        assert.equal(posted.status, 404, approach);
+        assert.equal((await h.call('GET', other.body.uri, { token: alice.token })).body.status, 'uploading');
+      }
       assert.equal(files(h.filesDir), before);
       assert.equal((await h.call('GET', r.body.uri, { token: alice.token })).body.status, 'uploading');
     });

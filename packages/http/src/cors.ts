@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 export type CorsOrigins = '*' | readonly string[];
 
 const allowHeaders = 'Authorization, Content-Type, Accept, If-Modified-Since, Tus-Resumable, Upload-Length, Upload-Offset, Upload-Metadata';
-const exposeHeaders = 'Location, Last-Modified, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Upload-Offset, Upload-Length, Tus-Resumable';
+const exposeHeaders = 'Location, Last-Modified, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Upload-Offset, Upload-Length, Tus-Resumable';
 
 export function corsHeaders(req: IncomingMessage, origins: CorsOrigins): Record<string, string> {
   const origin = req.headers.origin;

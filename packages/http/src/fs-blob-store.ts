@@ -6,7 +6,20 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { BlobInfo, BlobStore, ByteRange, ReadAt } from '@reelbase/core';
 
-/** Blobs as files under one directory: written to `.tmp/<random>` then renamed into place. */
+/** Flushes a file's bytes (or a directory's entries) to the disk. */
+async function fsync(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Blobs as files under one directory: written to `.tmp/<random>`, fsynced, then renamed into place,
+ * so a file under its final name is always whole, even after a crash or a power cut.
+ */
 export class FsBlobStore implements BlobStore {
   readonly root: string;
   constructor(root: string) {
@@ -26,8 +39,10 @@ export class FsBlobStore implements BlobStore {
     const tmp = join(tmpDir, randomBytes(12).toString('hex'));
     try {
       await pipeline(data instanceof Readable ? data : Readable.from(data), createWriteStream(tmp, { flags: 'wx' }));
+      await fsync(tmp);
       await mkdir(dirname(target), { recursive: true });
       await rename(tmp, target);
+      await fsync(dirname(target));
     } catch (e) {
       await rm(tmp, { force: true });
       throw e;

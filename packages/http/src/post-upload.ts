@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
-import { ApiError, finishUpload, newBlobKey, openUpload, stagingKey, type Service, type ServiceResponse } from '@reelbase/core';
+import { ApiError, finishUpload, newBlobKey, stagingKey, uploadFormPage, type Service } from '@reelbase/core';
 import type { FsBlobStore } from './fs-blob-store';
+import { linkId, openLink, refuse, type Write } from './upload-link';
 
 export const postPath = '/uploads/post';
 
@@ -9,26 +10,19 @@ export const postPath = '/uploads/post';
  * The post approach: the upload's HTML form sends the file as multipart/form-data to
  * `/uploads/post/<id>`; the first file part streams into the blob store (within the size cap),
  * core finishes the upload, and the browser is redirected to upload.redirect_url when given.
+ * A GET of the link shows the form as a page of its own.
  */
-export function createPostHandler(service: Service, blobs: FsBlobStore, write: (res: ServerResponse, answer: ServiceResponse) => void) {
-  const fail = (req: IncomingMessage, res: ServerResponse, e: ApiError) => {
-    req.resume();
-    write(res, { ...service.errorResponse(e), headers: { ...service.errorResponse(e).headers, Connection: 'close' } });
-  };
+export function createPostHandler(service: Service, blobs: FsBlobStore, write: Write, origin: (req: IncomingMessage) => string) {
+  const fail = (req: IncomingMessage, res: ServerResponse, e: ApiError) => refuse(service, write, req, res, e);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    let id = '';
-    try {
-      id = decodeURIComponent((req.url ?? '').split('?')[0].slice(postPath.length + 1));
-    } catch {
-      id = '';
-    }
-    if ((req.method ?? '').toUpperCase() !== 'POST') return fail(req, res, new ApiError(405, 2204, 'This method is not allowed here.', 'Upload forms take POST only.'));
-    let open;
-    try {
-      open = await openUpload(service, id);
-    } catch (e) {
-      if (e instanceof ApiError) return fail(req, res, e);
-      throw e;
+    const id = linkId(req, postPath);
+    const method = (req.method ?? '').toUpperCase();
+    if (method !== 'GET' && method !== 'POST') return fail(req, res, new ApiError(405, 2204, 'This method is not allowed here.', 'Upload forms take GET and POST only.'));
+    const open = await openLink(service, id, 'post');
+    if (open instanceof ApiError) return fail(req, res, open);
+    if (method === 'GET') {
+      const page = uploadFormPage(open, `${origin(req)}${postPath}/${id}`);
+      return write(res, { status: 200, headers: page.headers, html: page.html });
     }
     const key = newBlobKey(open.videoId);
     let parser: busboy.Busboy;
@@ -94,26 +88,13 @@ export const streamPath = '/uploads/stream';
  * The streaming approach's upload_link: a PUT of the raw bytes (within the size cap) into a staging
  * blob; DELETE /users/{user_id}/uploads/{upload} (core) then checks, probes and keeps it.
  */
-export function createStreamHandler(service: Service, blobs: FsBlobStore, write: (res: ServerResponse, answer: ServiceResponse) => void) {
-  const fail = (req: IncomingMessage, res: ServerResponse, e: ApiError) => {
-    req.resume();
-    write(res, { ...service.errorResponse(e), headers: { ...service.errorResponse(e).headers, Connection: 'close' } });
-  };
+export function createStreamHandler(service: Service, blobs: FsBlobStore, write: Write) {
+  const fail = (req: IncomingMessage, res: ServerResponse, e: ApiError) => refuse(service, write, req, res, e);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    let id = '';
-    try {
-      id = decodeURIComponent((req.url ?? '').split('?')[0].slice(streamPath.length + 1));
-    } catch {
-      id = '';
-    }
+    const id = linkId(req, streamPath);
     if ((req.method ?? '').toUpperCase() !== 'PUT') return fail(req, res, new ApiError(405, 2204, 'This method is not allowed here.', 'Streaming upload links take PUT only.'));
-    let open;
-    try {
-      open = await openUpload(service, id);
-    } catch (e) {
-      if (e instanceof ApiError) return fail(req, res, e);
-      throw e;
-    }
+    const open = await openLink(service, id, 'streaming');
+    if (open instanceof ApiError) return fail(req, res, open);
     const cap = Math.min(open.maxBytes, open.size ?? Infinity);
     const tooLarge = () => new ApiError(413, 2204, 'The video is too large.', `This upload takes at most ${cap} bytes.`);
     const declared = Number(req.headers['content-length']);

@@ -2,16 +2,19 @@ import { lookup } from 'node:dns/promises';
 import { Readable } from 'node:stream';
 import { ApiError, failUpload, finishUpload, isPrivateAddress, newBlobKey, openUpload, type Service } from '@reelbase/core';
 import type { FsBlobStore } from './fs-blob-store';
+import type { UploadSlots } from './upload-slots';
 
 class PullError extends Error {}
 
 /**
  * A pull upload: fetch the link (http/https only, no loopback or private addresses unless
  * configured, no redirects, a size cap and a timeout) into the blob store, then let core finish
- * the upload. Any failure becomes the upload's error (`uploading_error`), never a crash.
+ * the upload. Any failure becomes the upload's error (`uploading_error`), never a crash. It waits
+ * for an upload slot first: nobody waits on its answer, so it queues rather than being refused.
  */
-export async function runPull(service: Service, blobs: FsBlobStore, task: { upload: string; link: string }): Promise<void> {
+export async function runPull(service: Service, blobs: FsBlobStore, task: { upload: string; link: string }, slots: UploadSlots): Promise<void> {
   const key = newBlobKey(task.upload.split(/[.-]/)[0]);
+  const release = await slots.take();
   try {
     const open = await openUpload(service, task.upload);
     const url = new URL(task.link);
@@ -49,5 +52,7 @@ export async function runPull(service: Service, blobs: FsBlobStore, task: { uplo
     await blobs.delete(key).catch(() => undefined);
     const reason = e instanceof PullError || e instanceof ApiError ? e.message : 'the upload failed';
     await failUpload(service, task.upload, reason).catch(() => undefined);
+  } finally {
+    release();
   }
 }

@@ -6,12 +6,13 @@ import { FsBlobStore } from './fs-blob-store';
 import { createTusHandler, tusPath } from './tus';
 import { runPull } from './pull';
 import { createPostHandler, createStreamHandler, postPath, streamPath } from './post-upload';
+import { UploadSlots, uploadsBusy } from './upload-slots';
 
 export interface ListenerOptions {
   /** Largest request body accepted; larger → 413. Default 1 MiB. */
   maxBodyBytes?: number;
   cors?: CorsOrigins;
-  /** Take the origin for absolute links from X-Forwarded-Proto/Host (behind a reverse proxy). */
+  /** Behind a reverse proxy: the origin for absolute links from X-Forwarded-Proto/Host, the client address (rate limits) from X-Forwarded-For. */
   trustProxy?: boolean;
   /** Directory of video files (the blob store) and of uploads in progress. Default `./files`. */
   filesDir?: string;
@@ -21,28 +22,32 @@ export interface ListenerOptions {
 export function createRequestListener(service: Service, options: ListenerOptions = {}) {
   const limit = options.maxBodyBytes ?? 1024 * 1024;
   const cors = options.cors ?? '*';
+  const trustProxy = options.trustProxy ?? false;
   const blobs = new FsBlobStore(options.filesDir ?? 'files');
-  const tus = createTusHandler(service, blobs, (res, answer) => write(res, answer, {}, false));
-  const post = createPostHandler(service, blobs, (res, answer) => write(res, answer, {}, false));
-  const stream = createStreamHandler(service, blobs, (res, answer) => write(res, answer, {}, false));
+  const slots = new UploadSlots(service.config.maxConcurrentUploads);
+  const send = (res: ServerResponse, answer: ServiceResponse) => write(res, answer, {}, false);
+  const tus = createTusHandler(service, blobs, send);
+  const post = createPostHandler(service, blobs, send, (req) => origin(req, trustProxy));
+  const stream = createStreamHandler(service, blobs, send);
+  /** An upload link: the request moving bytes (`moves`) needs a free upload slot before it reads any. */
+  const upload = async (req: IncomingMessage, res: ServerResponse, moves: boolean, handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => {
+    for (const [k, v] of Object.entries(corsHeaders(req, cors))) res.setHeader(k, v);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    if (moves && !slots.tryTake(res)) {
+      // Refused before a byte is read or a file made; the client retries after Retry-After.
+      req.resume();
+      const busy = service.errorResponse(uploadsBusy(service.config.maxConcurrentUploads));
+      send(res, { ...busy, headers: { ...busy.headers, Connection: 'close' } });
+      return;
+    }
+    await handle(req, res);
+  };
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = (req.method ?? 'GET').toUpperCase();
     const url = req.url ?? '/';
-    if (url.startsWith(`${streamPath}/`) && method !== 'OPTIONS') {
-      for (const [k, v] of Object.entries(corsHeaders(req, cors))) res.setHeader(k, v);
-      await stream(req, res);
-      return;
-    }
-    if (url.startsWith(`${postPath}/`) && method !== 'OPTIONS') {
-      for (const [k, v] of Object.entries(corsHeaders(req, cors))) res.setHeader(k, v);
-      await post(req, res);
-      return;
-    }
-    if (url === tusPath || url.startsWith(`${tusPath}/`)) {
-      for (const [k, v] of Object.entries(corsHeaders(req, cors))) res.setHeader(k, v);
-      await tus(req, res);
-      return;
-    }
+    if (url.startsWith(`${streamPath}/`) && method !== 'OPTIONS') return upload(req, res, method === 'PUT', stream);
+    if (url.startsWith(`${postPath}/`) && method !== 'OPTIONS') return upload(req, res, method === 'POST', post);
+    if (url === tusPath || url.startsWith(`${tusPath}/`)) return upload(req, res, method === 'PATCH', tus);
     if (method === 'OPTIONS') {
       res.writeHead(204, preflightHeaders(req, cors)).end();
       return;
@@ -55,8 +60,9 @@ export function createRequestListener(service: Service, options: ListenerOptions
         url: req.url ?? '/',
         headers: req.headers,
         body: body.length ? body : undefined,
-        baseUrl: origin(req, options.trustProxy ?? false),
+        baseUrl: origin(req, trustProxy),
         blobs,
+        clientAddress: clientAddress(req, trustProxy),
       });
     } catch (e) {
       answer =
@@ -70,7 +76,7 @@ export function createRequestListener(service: Service, options: ListenerOptions
       return;
     }
     write(res, answer, { ...corsHeaders(req, cors) }, method === 'HEAD');
-    for (const task of answer.tasks ?? []) if (task.kind === 'pull') void runPull(service, blobs, task);
+    for (const task of answer.tasks ?? []) if (task.kind === 'pull') void runPull(service, blobs, task, slots);
   };
 }
 
@@ -143,6 +149,13 @@ function write(res: ServerResponse, answer: ServiceResponse, extra: Record<strin
   const payload = Buffer.from(JSON.stringify(answer.body));
   headers['Content-Length'] = String(payload.length);
   res.writeHead(answer.status, headers).end(head ? undefined : payload);
+}
+
+/** The peer's address; behind a trusted proxy, the last X-Forwarded-For entry (the one the proxy added, not the client's claim). */
+function clientAddress(req: IncomingMessage, trustProxy: boolean): string | undefined {
+  const forwarded = trustProxy ? req.headers['x-forwarded-for'] : undefined;
+  const last = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded)?.split(',').pop()?.trim();
+  return last || req.socket.remoteAddress;
 }
 
 function origin(req: IncomingMessage, trustProxy: boolean): string {

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { createReadStream } from 'node:fs';
 import { Server as TusServer, Upload } from '@tus/server';
 import { FileStore } from '@tus/file-store';
-import { ApiError, finishUpload, newBlobKey, openUpload, type Service, type ServiceResponse } from '@reelbase/core';
+import { ApiError, finishUpload, newBlobKey, type Service } from '@reelbase/core';
 import type { FsBlobStore } from './fs-blob-store';
+import { linkId, openLink, refuse, type Write } from './upload-link';
 
 export const tusPath = '/uploads/tus';
 
@@ -13,7 +14,7 @@ export const tusPath = '/uploads/tus';
  * `<files>/.tus`. Core decides whether a link is valid and what a finished file becomes; this only
  * moves bytes: it creates the tus upload on first use, then hands the finished file to the blob store.
  */
-export function createTusHandler(service: Service, blobs: FsBlobStore, write: (res: ServerResponse, answer: ServiceResponse) => void) {
+export function createTusHandler(service: Service, blobs: FsBlobStore, write: Write) {
   // Made on first use: FileStore creates its directory, and most servers never see a tus request.
   let made: { datastore: FileStore; tus: TusServer } | undefined;
   const make = () => (made ??= build());
@@ -47,24 +48,14 @@ export function createTusHandler(service: Service, blobs: FsBlobStore, write: (r
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const { datastore, tus } = make();
-    let id = '';
-    try {
-      id = decodeURIComponent((req.url ?? '').split('?')[0].slice(tusPath.length + 1));
-    } catch {
-      id = '';
-    }
+    const id = linkId(req, tusPath);
     const method = (req.method ?? 'GET').toUpperCase();
     if (method !== 'OPTIONS') {
-      let open;
-      try {
-        open = await openUpload(service, id);
-      } catch (e) {
-        if (!(e instanceof ApiError)) throw e;
+      const open = await openLink(service, id, 'tus');
+      if (open instanceof ApiError) {
         // An expired or finished link leaves no partial file behind.
         await datastore.remove(id).catch(() => undefined);
-        req.resume();
-        write(res, { ...service.errorResponse(e), headers: { ...service.errorResponse(e).headers, 'Tus-Resumable': '1.0.0' } });
-        return;
+        return refuse(service, write, req, res, open, { 'Tus-Resumable': '1.0.0' });
       }
       const exists = await datastore.getUpload(id).then(
         () => true,

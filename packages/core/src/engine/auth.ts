@@ -31,16 +31,31 @@ export function bearerToken(authorization: string | undefined): string | undefin
   return m ? m[1] : '';
 }
 
-/** Resolves a presented token; a token that is malformed, unknown or whose user is gone → 401. */
-export async function authenticate(store: Store, token: string | undefined, invalidCode: number): Promise<Principal> {
-  if (token === undefined) return anonymous;
+/**
+ * A presented token resolved: the caller and the hash of its token (null for an anonymous caller),
+ * or why the token was refused. Refusal becomes a 401 only once the operation is known, because
+ * the 401 code depends on it.
+ */
+export type Identity = { principal: Principal; tokenHash: string | null } | { refused: string };
+
+export const anonymousIdentity: Identity = { principal: anonymous, tokenHash: null };
+
+/** Looks a presented token up: malformed, unknown, revoked, or whose user is gone → refused. */
+export async function identify(store: Store, token: string | undefined): Promise<Identity> {
+  if (token === undefined) return anonymousIdentity;
   const hash = hashToken(token);
   const record = token ? await store.get<TokenRecord>('tokens', hash) : null;
   // The lookup is by hash; compare again in constant time so equality never leaks through timing.
   if (!record || !timingSafeEqual(Buffer.from(record.id), Buffer.from(hash))) {
-    throw unauthorized(invalidCode, 'The access token is missing, malformed, unknown or revoked.');
+    return { refused: 'The access token is missing, malformed, unknown or revoked.' };
   }
   const user = await store.get<UserRecord>('users', record.user_id);
-  if (!user) throw unauthorized(invalidCode, 'The user of this access token no longer exists.');
-  return { user, scopes: new Set(record.scopes) };
+  if (!user) return { refused: 'The user of this access token no longer exists.' };
+  return { principal: { user, scopes: new Set(record.scopes) }, tokenHash: hash };
+}
+
+/** The caller of an identity, or the operation's 401 (`invalidCode`) for a refused token. */
+export function principalOf(identity: Identity, invalidCode: number): Principal {
+  if ('refused' in identity) throw unauthorized(invalidCode, identity.refused);
+  return identity.principal;
 }

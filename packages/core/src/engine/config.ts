@@ -20,6 +20,13 @@ export interface ServiceConfig {
   pullAllowPrivate: boolean;
   /** Pull uploads give up after this many milliseconds. */
   pullTimeoutMs: number;
+  /**
+   * Requests per caller (its token, or its address when anonymous) in fixed windows of
+   * `windowSeconds`; beyond: 429/9000 with Retry-After. null switches rate limiting off.
+   */
+  rateLimit: { max: number; windowSeconds: number } | null;
+  /** Uploads moving bytes at once (tus PATCH, post, streaming PUT, pull); beyond: 503 with Retry-After. null: no cap. */
+  maxConcurrentUploads: number | null;
 }
 
 export const defaultConfig: ServiceConfig = {
@@ -33,4 +40,6 @@ export const defaultConfig: ServiceConfig = {
   uploadLinkTtlSeconds: 24 * 3600,
   pullAllowPrivate: false,
   pullTimeoutMs: 60_000,
+  rateLimit: { max: 6000, windowSeconds: 600 },
+  maxConcurrentUploads: 20,
 };

@@ -12,6 +12,8 @@ export interface ServiceRequest {
   baseUrl?: string;
   /** The video files, when the transport has them (completing a streaming upload needs them). */
   blobs?: import('../blobs/blob-store').BlobAccess;
+  /** The caller's network address, whose allowance anonymous requests spend (rate limiting); none in-process. */
+  clientAddress?: string;
 }
 
 /** What the service answers; `body` is a JSON value, or undefined for an empty body. */
@@ -44,7 +46,8 @@ export interface ParsedRequest {
 const maxDepth = 16;
 const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype']);
 
-const header = (headers: ServiceRequest['headers'], name: string): string | undefined => {
+/** One header of a request by its lower-case name; repeated values joined with `, `. */
+export const headerOf = (headers: ServiceRequest['headers'], name: string): string | undefined => {
   const v = headers?.[name];
   return Array.isArray(v) ? v.join(', ') : v;
 };
@@ -52,7 +55,7 @@ const header = (headers: ServiceRequest['headers'], name: string): string | unde
 export function parseRequest(req: ServiceRequest): ParsedRequest {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers ?? {})) {
-    const value = header(req.headers, k) ?? (v as undefined);
+    const value = headerOf(req.headers, k) ?? (v as undefined);
     if (value !== undefined) headers[k.toLowerCase()] = value;
   }
   const q = req.url.indexOf('?');

@@ -1,12 +1,13 @@
 import type { Store } from '../store/store';
 import { StoreConflictError } from '../store/store';
-import { anonymous, authenticate, bearerToken, type Principal } from './auth';
+import { bearerToken, identify, principalOf, type Identity, type Principal } from './auth';
 import { defaultConfig, type ServiceConfig } from './config';
 import { ApiError, codes } from './errors';
 import { isListEnvelope, trimFields } from './fields';
 import { invalidCredentialsCode, type Context, type Operation, type Reply } from './operation';
 import { readParams } from './params';
-import { parseRequest, type ParsedRequest, type ServiceRequest, type ServiceResponse } from './request';
+import { headerOf, parseRequest, type ParsedRequest, type ServiceRequest, type ServiceResponse } from './request';
+import { memoryRateLimiter, quotaHeaders, rateKey, rateLimited, type RateLimiter, type RateQuota } from './rate-limit';
 import { createRouter } from './router';
 import { formatVersion, latestVersion, parseAcceptVersion, since, type Version } from './versions';
 
@@ -17,8 +18,10 @@ export interface ServiceOptions {
   /** Injected clock; tests pass a fixed or stepping one. */
   clock?: () => Date;
   config?: Partial<ServiceConfig>;
-  /** Where unexpected errors (bugs) are reported; defaults to console.error. */
+  /** Where unexpected errors (bugs) are reported, with the request (its Authorization redacted); defaults to console.error. */
   onError?: (error: unknown, request: ServiceRequest) => void;
+  /** Counts requests per caller in place of the in-memory limiter built from `config.rateLimit`. */
+  rateLimiter?: RateLimiter;
 }
 
 export interface Service {
@@ -42,9 +45,11 @@ export function createEngine(options: ServiceOptions): Service {
   const { store } = options;
   const route = createRouter(options.operations);
   const onError = options.onError ?? ((e: unknown) => console.error('reelbase: unexpected error', e));
+  const limiter = options.rateLimiter ?? (config.rateLimit ? memoryRateLimiter(config.rateLimit) : null);
 
   const respond = (reply: Reply, version: Version, fields: string | undefined): ServiceResponse => {
-    const headers: Record<string, string> = { ...reply.headers };
+    // No answer may be sniffed into another type (an uploaded file or JSON rendered as HTML).
+    const headers: Record<string, string> = { 'X-Content-Type-Options': 'nosniff', ...reply.headers };
     if (reply.file) return { status: reply.status, headers, file: reply.file };
     if (reply.html !== undefined) return { status: reply.status, headers: { 'Content-Type': 'text/html; charset=utf-8', ...headers }, html: reply.html };
     if (reply.body === undefined) return { status: reply.status, headers };
@@ -72,7 +77,7 @@ export function createEngine(options: ServiceOptions): Service {
     },
   });
 
-  async function run(token: string | null | undefined, request: ServiceRequest, version: Version, parsed: ParsedRequest): Promise<Reply> {
+  async function run(identity: Identity, request: ServiceRequest, version: Version, parsed: ParsedRequest): Promise<Reply> {
     const found = route(parsed.method, parsed.path);
     if (found.kind === 'none') {
       throw new ApiError(404, codes.notFound, 'The requested page could not be found.', `No operation answers ${parsed.method} ${parsed.path}.`);
@@ -84,8 +89,7 @@ export function createEngine(options: ServiceOptions): Service {
     }
     const { op } = found;
     const invalidCode = invalidCredentialsCode(op, version);
-    const presented = token === null ? undefined : token ?? bearerToken(parsed.headers.authorization);
-    const principal: Principal = presented === undefined ? anonymous : await authenticate(store, presented, invalidCode);
+    const principal: Principal = principalOf(identity, invalidCode);
     const needsUser = op.auth === 'user' || (op.scope !== undefined && op.scope !== 'public') || found.viaMe;
     if (needsUser && !principal.user) {
       throw new ApiError(401, invalidCode, 'You must provide a valid authenticated access token.', `${op.method} ${op.paths[0]} needs an authenticated user.`, undefined, {
@@ -122,25 +126,45 @@ export function createEngine(options: ServiceOptions): Service {
     async handle(token, request) {
       let version: Version = latestVersion;
       let fields: string | undefined;
+      let quota: RateQuota | undefined;
+      const withQuota = (response: ServiceResponse): ServiceResponse => {
+        if (quota) Object.assign(response.headers, quotaHeaders(quota));
+        return response;
+      };
       try {
+        // The caller is identified and counted before the request is parsed: no malformed request escapes the limit.
+        const presented = token === null ? undefined : token ?? bearerToken(headerOf(request.headers, 'authorization'));
+        const identity = await identify(store, presented);
+        if (limiter) {
+          quota = await limiter.take(rateKey('refused' in identity ? null : identity.tokenHash, request.clientAddress), now());
+          if (!quota.allowed) throw rateLimited(quota, now());
+        }
         const parsed = parseRequest(request);
         version = parseAcceptVersion(parsed.headers.accept);
         fields = parsed.query.fields;
-        return respond(await run(token, request, version, parsed), version, fields);
+        return withQuota(respond(await run(identity, request, version, parsed), version, fields));
       } catch (e) {
-        if (e instanceof ApiError) return respond(errorReply(e), version, undefined);
+        if (e instanceof ApiError) return withQuota(respond(errorReply(e), version, undefined));
         if (e instanceof StoreConflictError) {
-          return respond(errorReply(new ApiError(400, codes.invalidInput, 'That already exists.', e.message)), version, undefined);
+          return withQuota(respond(errorReply(new ApiError(400, codes.invalidInput, 'That already exists.', e.message)), version, undefined));
         }
-        onError(e, request);
-        return respond(
-          errorReply(new ApiError(500, codes.unexpected, 'Something strange occurred. Please try again.', 'An unexpected error occurred.')),
-          version,
-          undefined,
+        onError(e, redacted(request));
+        return withQuota(
+          respond(
+            errorReply(new ApiError(500, codes.unexpected, 'Something strange occurred. Please try again.', 'An unexpected error occurred.')),
+            version,
+            undefined,
+          ),
         );
       }
     },
   };
+}
+
+/** The request as error reports may show it: the access token never leaves the service. */
+function redacted(request: ServiceRequest): ServiceRequest {
+  if (!headerOf(request.headers, 'authorization')) return request;
+  return { ...request, headers: { ...request.headers, authorization: '[redacted]' } };
 }
 
 /** GET reads the query; other methods read the body, with query parameters as a fallback. */

@@ -7,6 +7,7 @@ import { escapeHtml, isoTime } from '../representations/common';
 import { where } from '../store/filters';
 import { representContext } from '../domain/users';
 import { representUserSummary } from '../representations/user';
+import { frameAncestors, inlineSource, originSource, pageHeaders } from '../domain/page-security';
 
 /**
  * Playback: the video's file (bytes streamed by the transport, with ranges) and a small player
@@ -75,11 +76,19 @@ export const getPlayer = operation({
     const src = `${ctx.baseUrl}/videos/${video.id}/file${ctx.params.password ? `?password=${encodeURIComponent(ctx.params.password)}` : ''}`;
     const summary = owner ? representUserSummary(owner, representContext(ctx)) : null;
     const portrait = (summary?.pictures as { link?: string } | undefined)?.link ?? null;
-    return { status: 200, headers: { 'Cache-Control': 'private, max-age=0' }, html: playerPage(video, owner, portrait, src) };
+    const page = playerPage(video, owner, portrait, src);
+    const security = pageHeaders({
+      'style-src': [inlineSource(page.style)],
+      'media-src': ["'self'", ...originSource(src)],
+      'img-src': ["'self'", ...originSource(portrait)],
+      'frame-ancestors': await frameAncestors(ctx.store, video),
+    });
+    return { status: 200, headers: { 'Cache-Control': 'private, max-age=0', ...security }, html: page.html };
   },
 });
 
-function playerPage(video: VideoRecord, owner: UserRecord | null, portrait: string | null, src: string): string {
+/** The page and its one inline style, whose hash the CSP allows. */
+function playerPage(video: VideoRecord, owner: UserRecord | null, portrait: string | null, src: string): { html: string; style: string } {
   const e = video.embed;
   const color = /^#?[0-9a-fA-F]{3,8}$/.test(e.color ?? '') ? `#${e.color.replace(/^#/, '')}` : '#00adef';
   const showTitle = e.title?.name !== 'hide';
@@ -91,16 +100,18 @@ function playerPage(video: VideoRecord, owner: UserRecord | null, portrait: stri
     showTitle ? `<h1 class="title">${escapeHtml(video.name)}</h1>` : '',
     showOwner ? `<p class="owner">${escapeHtml(owner.name)}</p>` : '',
   ].join('');
-  return `<!doctype html>
+  const style = `html,body{margin:0;height:100%;background:#000;color:#fff;font:14px system-ui,sans-serif}
+video{width:100%;height:100%;accent-color:${color}}header{position:absolute;top:0;left:0;padding:8px;display:flex;gap:8px;align-items:center}
+.title{font-size:16px;margin:0;color:${color}}.owner{margin:0}.portrait{width:32px;height:32px;border-radius:50%}`;
+  const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(video.name)}</title>
-<style>html,body{margin:0;height:100%;background:#000;color:#fff;font:14px system-ui,sans-serif}
-video{width:100%;height:100%;accent-color:${color}}header{position:absolute;top:0;left:0;padding:8px;display:flex;gap:8px;align-items:center}
-.title{font-size:16px;margin:0;color:${color}}.owner{margin:0}.portrait{width:32px;height:32px;border-radius:50%}</style></head>
+<style>${style}</style></head>
 <body data-video-id="${video.id}" data-color="${color}"><header>${header}</header>
 <video id="player" src="${escapeHtml(src)}" preload="metadata" playsinline${e.playbar === false ? '' : ' controls'}${controlsList ? ` controlslist="${controlsList}"` : ''}${video.width ? ` width="${video.width}" height="${video.height}"` : ''}></video>
 </body></html>
 `;
+  return { html, style };
 }
 
 export const playbackOperations = [getVideoFile, getPlayer];

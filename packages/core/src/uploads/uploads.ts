@@ -5,7 +5,7 @@ import { ApiError } from '../engine/errors';
 import { probe, type Probe } from '../media/probe';
 import type { VideoRecord, VideoVersionRecord } from '../records';
 import type { Store } from '../store/store';
-import { isoTime } from '../representations/common';
+import { escapeHtml, isoTime } from '../representations/common';
 
 /**
  * Uploads are driven by transports (tus, multipart POST, pull) that move the bytes; every decision
@@ -39,14 +39,15 @@ export function uploadLinks(
   if (upload.approach === 'tus') return { upload_link: tusLink(baseUrl, videoId, upload.secret, versionId), form: null };
   if (upload.approach === 'post') {
     const link = postLink(baseUrl, videoId, upload.secret, versionId);
-    return {
-      upload_link: link,
-      form: `<form method="POST" action="${link}" enctype="multipart/form-data"><label for="file_data">Your video</label><input type="file" name="file_data" id="file_data"><input type="submit" name="submit" value="Submit"></form>`,
-    };
+    return { upload_link: link, form: postForm(link) };
   }
   if (upload.approach === 'streaming') return { upload_link: `${baseUrl}/uploads/stream/${uploadId(videoId, upload.secret, versionId)}`, form: null };
   return { upload_link: null, form: null };
 }
+
+/** The HTML form of a post upload: it sends the file as `file_data` of a multipart POST to `link`. */
+export const postForm = (link: string): string =>
+  `<form method="POST" action="${escapeHtml(link)}" enctype="multipart/form-data"><label for="file_data">Your video</label><input type="file" name="file_data" id="file_data"><input type="submit" name="submit" value="Submit"></form>`;
 
 /** Where a streaming upload's bytes wait for DELETE /users/{user_id}/uploads/{upload}. */
 export const stagingKey = (id: string): string => `staging/${id.replace('.', '_')}`;
@@ -93,9 +94,13 @@ async function targetOf(store: Store, id: string): Promise<Target> {
   return { video, version, upload };
 }
 
-/** Checks an upload link: 404/5011 unknown or finished, 410 expired. */
-export async function openUpload(service: Service, id: string): Promise<OpenUpload> {
+/**
+ * Checks an upload link: 404/5011 unknown, finished or (given `approach`) made for another
+ * approach, so a tus link never takes a form post; 410 expired.
+ */
+export async function openUpload(service: Service, id: string, approach?: string): Promise<OpenUpload> {
   const { video, upload } = await targetOf(service.store, id);
+  if (approach !== undefined && upload.approach !== approach) throw unknownLink();
   if (upload.expires && Date.parse(upload.expires) <= service.now().getTime()) {
     throw new ApiError(410, 5011, 'The upload link has expired.', `This upload link expired at ${upload.expires}; create a new upload.`);
   }

@@ -1,0 +1,43 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/** A reelbase server in its own process (src/crash-server.ts), for tests that kill or signal it. */
+export interface ServerProcess {
+  child: ChildProcess;
+  base: string;
+  token: string;
+}
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const script = join(root, 'packages', 'api-tests', 'src', 'crash-server.ts');
+
+/** Starts the server on a store file (`kind` sqlite or json); with `token`, reuses the user of an earlier run. */
+export function startServerProcess(kind: string, path: string, token?: string): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', script, kind, path, ...(token ? [token] : [])], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // Its stderr stays readable for tests (signal messages); by default it passes through.
+  child.stderr!.pipe(process.stderr);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the server did not start within 20 s')), 20_000);
+    child.once('exit', (code) => reject(new Error(`the server exited with ${code} before listening`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = /^listening (\d+) (\S+)$/.exec(line);
+      if (!m) return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      resolve({ child, base: `http://127.0.0.1:${m[1]}`, token: m[2] });
+    });
+  });
+}
+
+/** Resolves once the process has exited, SIGKILLing it first if it is still running. */
+export const killed = (child: ChildProcess): Promise<void> =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });

@@ -1,0 +1,104 @@
+import { isIPv4, isIPv6 } from 'node:net';
+import { isoTime } from '../representations/common';
+import { ApiError } from './errors';
+
+/** How many requests a caller may make per window (ServiceConfig.rateLimit). */
+export interface RateLimit {
+  max: number;
+  windowSeconds: number;
+}
+
+/** A caller's allowance in the current window, once the request at hand is counted. */
+export interface RateQuota {
+  /** Requests allowed per window. */
+  limit: number;
+  /** Requests left in the window (0 once the limit is reached). */
+  remaining: number;
+  /** When the window ends and the allowance is whole again. */
+  reset: Date;
+  /** False when this request is beyond the limit. */
+  allowed: boolean;
+}
+
+/**
+ * Counts requests per caller key. The service calls `take` once per request, before anything
+ * else; the in-memory limiter below is the default, and a limiter shared by several servers
+ * implements the same call over their shared database.
+ */
+export interface RateLimiter {
+  take(key: string, now: Date): RateQuota | Promise<RateQuota>;
+}
+
+/**
+ * Fixed windows aligned on multiples of `windowSeconds` since the epoch, so every key resets at
+ * the same instants and a shared store can count in one row per key and window. When a window
+ * ends the whole map is dropped: memory holds one window's callers, and nothing is written per request.
+ */
+export function memoryRateLimiter({ max, windowSeconds }: RateLimit): RateLimiter {
+  const windowMs = windowSeconds * 1000;
+  let window = Number.NaN;
+  let reset = new Date(0);
+  let counts = new Map<string, number>();
+  return {
+    take(key, now) {
+      const current = Math.floor(now.getTime() / windowMs);
+      if (current !== window) {
+        window = current;
+        reset = new Date((current + 1) * windowMs);
+        counts = new Map();
+      }
+      const used = (counts.get(key) ?? 0) + 1;
+      counts.set(key, used);
+      return { limit: max, remaining: Math.max(0, max - used), reset, allowed: used <= max };
+    },
+  };
+}
+
+/**
+ * Whose allowance a request spends: its token's when the token is valid, otherwise its client
+ * address's (a refused token spends the address's too, so inventing tokens buys no requests).
+ * In-process callers without an address share the key `address:local`.
+ */
+export const rateKey = (tokenHash: string | null, clientAddress: string | undefined): string =>
+  tokenHash ? `token:${tokenHash}` : `address:${clientAddress ? addressGroup(clientAddress) : 'local'}`;
+
+/**
+ * An IPv4 address as is (IPv4-mapped IPv6 included); an IPv6 address by its /64 prefix, because
+ * one host or home usually holds a whole /64 and could otherwise take a fresh address per request.
+ */
+export function addressGroup(address: string): string {
+  const plain = address.replace(/%.*$/, '');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(plain);
+  if (mapped) return mapped[1];
+  if (isIPv4(plain) || !isIPv6(plain)) return plain;
+  const [head, tail] = plain.toLowerCase().split('::');
+  const groups = (part: string | undefined) => (part ? part.split(':') : []);
+  const left = groups(head);
+  // An embedded IPv4 tail counts as two groups; only the first four groups matter here.
+  const right = groups(tail).flatMap((g) => (g.includes('.') ? ['0', '0'] : [g]));
+  const all = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return `${all.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+/** SPEC.md names codes only for the follow limiter (9006); the general limit takes the family's 9000. */
+export const rateLimitedCode = 9000;
+
+/** The X-RateLimit-* headers of a quota (the reset as ISO 8601, CONVENTIONS.md). */
+export const quotaHeaders = (quota: RateQuota): Record<string, string> => ({
+  'X-RateLimit-Limit': String(quota.limit),
+  'X-RateLimit-Remaining': String(quota.remaining),
+  'X-RateLimit-Reset': isoTime(quota.reset),
+});
+
+/** 429/9000 with Retry-After: the seconds until the window resets. */
+export function rateLimited(quota: RateQuota, now: Date): ApiError {
+  const retryAfter = Math.max(1, Math.ceil((quota.reset.getTime() - now.getTime()) / 1000));
+  return new ApiError(
+    429,
+    rateLimitedCode,
+    "You've made too many requests. Please try again later.",
+    `At most ${quota.limit} requests are allowed per window for this access token or address; the window resets at ${isoTime(quota.reset)}. Retry in ${retryAfter} seconds.`,
+    undefined,
+    { 'Retry-After': String(retryAfter) },
+  );
+}
