@@ -114,9 +114,17 @@ for (const driver of drivers) {
       expectError(await h.call('GET', '/me/appearances?per_page=101', { token: bob.token }), 400, 2204, 'per_page');
     });
 
-    it('needs a user (401); only the /me path exists', async () => {
+    it('needs a user on /me (401); /users/{user_id}/appearances, the User connection, lists what the caller may see', async () => {
       expectError(await h.call('GET', '/me/appearances'), 401, 8003);
-      expectError(await h.call('GET', `/users/${bob.user.id}/appearances`, { token: bob.token }), 404, 5000);
+      const connection = (await h.call('GET', `/users/${bob.user.id}`)).body.metadata.connections.appearances;
+      assert.equal(connection.uri, `/users/${bob.user.id}/appearances`);
+      const asOwner = await h.call('GET', connection.uri, { token: bob.token });
+      assert.equal(asOwner.status, 200, asOwner.text);
+      assert.deepEqual(names(asOwner), names(await appearances()));
+      const asAnonymous = await h.call('GET', connection.uri);
+      assert.equal(asAnonymous.status, 200, asAnonymous.text);
+      assert.ok(!names(asAnonymous).includes('Secret cut'));
+      expectError(await h.call('GET', '/users/999999/appearances'), 404, 5000);
     });
 
     it('keeps the counter exact as credits come and go, and a refused credit changes nothing', async () => {

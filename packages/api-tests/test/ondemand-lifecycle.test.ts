@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { where } from '@reelbase/core';
 import { drivers, expectError, Harness, sendByTus, tinyMp4, uploadByTus, type Fixture } from '../src/index';
 import { addGenre, addPageVideo, addUploadingVideo, createPage, film, publishedPage, readyPage } from '../src/ondemand';
 
@@ -116,6 +117,16 @@ for (const driver of drivers) {
         assert.deepEqual(page.published, { enabled: true, time: at });
         assert.deepEqual(page.preorder, { active: false, publish_time: at });
         expectError(await h.call('DELETE', `/ondemand/pages/${id}`, { token: alice.token }), 403, 3200);
+      });
+
+      it('publishes a due pre-order exactly once when many requests see it due at the same time', async () => {
+        const id = await readyPage(h, alice, film({ name: 'Crowded premiere' }));
+        await patch(id, { preorder: { active: true, publish_time: inSeconds(60) } });
+        h.clock.advance(61);
+        const reads = await Promise.all(Array.from({ length: 20 }, () => h.call('GET', `/ondemand/pages/${id}`, { token: bob.token })));
+        assert.deepEqual(new Set(reads.map((r) => `${r.status} ${r.body.published.enabled}`)), new Set(['200 true']));
+        // One main video: one ondemand_publish event in the feed's log, however many requests raced.
+        assert.equal(await h.service.store.count('activities', where({ type: 'ondemand_publish', subject: id })), 1);
       });
 
       it('publishes due pre-orders seen through lists too, and a new time reschedules', async () => {

@@ -154,6 +154,16 @@ for (const driver of drivers) {
       assert.equal(r.body.created_time, '2026-01-02T03:04:05+00:00');
       assert.equal(r.body.account, 'pro');
     });
+
+    it('refuses an unknown token with 401 even where an anonymous caller may read, never treating it as anonymous', async () => {
+      const video = await h.video(alice, { name: 'Public', privacy: { view: 'anybody' } });
+      for (const path of ['/users', `/users/${alice.user.id}`, `/users/${alice.user.id}/videos`, `/videos/${video}`, '/channels']) {
+        assert.equal((await h.call('GET', path)).status, 200, path);
+        const r = await h.call('GET', path, { token: 'not-a-token-of-this-server' });
+        expectError(r, 401, 8003);
+        assert.equal(r.headers.get('www-authenticate'), 'Bearer error="invalid_token"');
+      }
+    });
   });
 
   describe(`users search (${driver.name})`, () => {

@@ -140,6 +140,30 @@ for (const driver of drivers) {
       expectError(await h.call('GET', `/videos/${video}/privacy/users?direction=up`, { token: alice.token }), 400, 2204, 'direction');
     });
 
+    it('DELETE of the list empties it (204): only the owner sees the video then; owner-only, users privacy only', async () => {
+      const video = await h.video(alice, { privacy: { view: 'users' } });
+      assert.equal((await h.call('PUT', `/videos/${video}/privacy/users`, { token: alice.token, json: { users: [bob.user.id, carol.user.id] } })).status, 200);
+      const open = await h.video(alice);
+      expectError(await h.call('DELETE', `/videos/${video}/privacy/users`, { token: bob.token }), 403, 3200);
+      expectError(await h.call('DELETE', `/videos/${video}/privacy/users`, { token: dave.token }), 404, 5000);
+      expectError(await h.call('DELETE', `/videos/${video}/privacy/users`), 401, 8003);
+      const noEdit = await h.user('No edit either', 'public,private,delete,interact,upload');
+      expectError(await h.call('DELETE', `/videos/${video}/privacy/users`, { token: noEdit.token }), 403, 3200);
+      expectError(await h.call('DELETE', `/videos/${open}/privacy/users`, { token: alice.token }), 403, 3200);
+      expectError(await h.call('DELETE', '/videos/999999/privacy/users', { token: alice.token }), 404, 5000);
+      assert.equal(await accessTotal(video), 2);
+      const r = await h.call('DELETE', `/videos/${video}/privacy/users`, { token: alice.token });
+      assert.equal(r.status, 204, r.text);
+      assert.equal(r.text, '');
+      assert.equal(await accessTotal(video), 0);
+      assert.deepEqual(await listed(video), []);
+      expectError(await h.call('GET', `/videos/${video}`, { token: bob.token }), 404, 5000);
+      assert.equal((await h.call('DELETE', `/videos/${video}/privacy/users`, { token: alice.token })).status, 204);
+      // Only this video's list goes.
+      assert.equal(await accessTotal(shared), 2);
+      assert.deepEqual((await h.call('GET', `/videos/${video}`, { token: alice.token })).body.metadata.connections.users_with_access.options, ['GET', 'PUT', 'DELETE']);
+    });
+
     it('the access list outlives a privacy change and counts again when users privacy returns', async () => {
       const video = await h.video(alice, { privacy: { view: 'users' } });
       await h.call('PUT', `/videos/${video}/privacy/users/${bob.user.id}`, { token: alice.token });
@@ -208,18 +232,62 @@ for (const driver of drivers) {
       expectError(await h.call('DELETE', `/videos/${video}/privacy/domains/gone.example`, { token: alice.token }), 404, 5000);
     });
 
-    it('all three answer 403 when the video has no whitelist, and change nothing', async () => {
+    it('GET of one domain answers it (200), case-insensitively; 404 when it is not on the whitelist', async () => {
+      const r = await h.call('GET', `/videos/${video}/privacy/domains/CDN.example.org`, { token: alice.token });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.headers.get('content-type'), 'application/json');
+      assert.deepEqual(r.body, { uri: `/videos/${video}/privacy/domains/cdn.example.org`, domain: 'cdn.example.org', allow_hd: true, created_time: '2026-01-02T03:05:05+00:00' });
+      expectError(await h.call('GET', `/videos/${video}/privacy/domains/elsewhere.example`, { token: alice.token }), 404, 5000);
+    });
+
+    it('PUT of a list adds each domain once (200 with them), urlencoded or JSON; a bad one adds nothing', async () => {
+      const r = await h.call('PUT', `/videos/${video}/privacy/domains`, { token: alice.token, json: { domains: ['One.example', 'two.example', 'one.example'] } });
+      assert.equal(r.status, 200, r.text);
+      assert.deepEqual(r.body.map((d: { domain: string; allow_hd: boolean }) => [d.domain, d.allow_hd]), [['one.example', false], ['two.example', false]]);
+      const form = await h.call('PUT', `/videos/${video}/privacy/domains`, { token: alice.token, form: { domains: 'two.example,three.example', allow_hd: 'true' } });
+      assert.equal(form.status, 200, form.text);
+      assert.deepEqual(form.body.map((d: { domain: string; allow_hd: boolean }) => [d.domain, d.allow_hd]), [['two.example', true], ['three.example', true]]);
+      assert.equal((await domains()).total, 5);
+      const put = (json: unknown) => h.call('PUT', `/videos/${video}/privacy/domains`, { token: alice.token, json });
+      expectError(await put({ domains: ['four.example', 'not a domain'] }), 400, 2204, 'domains.1');
+      expectError(await put({ domains: [] }), 400, 2204, 'domains');
+      expectError(await put({}), 400, 2204, 'domains');
+      expectError(await put({ domains: ['four.example'], allow_hd: 'sometimes' }), 400, 2204, 'allow_hd');
+      expectError(await put({ domains: Array.from({ length: 101 }, (_, i) => `d${i}.example`) }), 400, 2204, 'domains');
+      expectError(await h.call('PUT', `/videos/${video}/privacy/domains`, { token: bob.token, json: { domains: ['four.example'] } }), 403, 3200);
+      assert.equal((await domains()).total, 5);
+      for (const d of ['one.example', 'two.example', 'three.example']) {
+        assert.equal((await h.call('DELETE', `/videos/${video}/privacy/domains/${d}`, { token: alice.token })).status, 204);
+      }
+    });
+
+    it('DELETE of the whitelist empties it (204); owner-only; only that video\'s whitelist goes', async () => {
+      const other = await h.video(alice, { privacy: { embed: 'whitelist' } });
+      await h.call('PUT', `/videos/${other}/privacy/domains`, { token: alice.token, json: { domains: ['a.example', 'b.example'] } });
+      expectError(await h.call('DELETE', `/videos/${other}/privacy/domains`, { token: bob.token }), 403, 3200);
+      expectError(await h.call('DELETE', `/videos/${other}/privacy/domains`), 401, 8003);
+      const r = await h.call('DELETE', `/videos/${other}/privacy/domains`, { token: alice.token });
+      assert.equal(r.status, 204, r.text);
+      assert.equal((await h.call('GET', `/videos/${other}/privacy/domains`, { token: alice.token })).body.total, 0);
+      assert.equal((await h.call('DELETE', `/videos/${other}/privacy/domains`, { token: alice.token })).status, 204);
+      assert.equal((await domains()).total, 2);
+    });
+
+    it('every whitelist operation answers 403 when the video has no whitelist, and changes nothing', async () => {
       const open = await h.video(alice, { privacy: { embed: 'public' } });
       expectError(await h.call('GET', `/videos/${open}/privacy/domains`, { token: alice.token }), 403, 3200);
+      expectError(await h.call('GET', `/videos/${open}/privacy/domains/example.com`, { token: alice.token }), 403, 3200);
+      expectError(await h.call('PUT', `/videos/${open}/privacy/domains`, { token: alice.token, json: { domains: ['example.com'] } }), 403, 3200);
       expectError(await h.call('PUT', `/videos/${open}/privacy/domains/example.com`, { token: alice.token }), 403, 3200);
       expectError(await h.call('DELETE', `/videos/${open}/privacy/domains/example.com`, { token: alice.token }), 403, 3200);
+      expectError(await h.call('DELETE', `/videos/${open}/privacy/domains`, { token: alice.token }), 403, 3200);
       assert.equal((await h.call('PATCH', `/videos/${open}`, { token: alice.token, json: { privacy: { embed: 'whitelist' } } })).status, 200);
       assert.equal((await h.call('GET', `/videos/${open}/privacy/domains`, { token: alice.token })).body.total, 0);
     });
 
     it('only the owner manages the whitelist; hidden and missing videos answer 404', async () => {
       const hidden = await h.video(alice, { privacy: { view: 'nobody', embed: 'whitelist' } });
-      for (const [method, suffix] of [['GET', ''], ['PUT', '/example.net'], ['DELETE', '/example.com']]) {
+      for (const [method, suffix] of [['GET', ''], ['GET', '/example.com'], ['PUT', '/example.net'], ['DELETE', '/example.com'], ['DELETE', '']]) {
         expectError(await h.call(method, `/videos/${video}/privacy/domains${suffix}`, { token: bob.token }), 403, 3200);
         expectError(await h.call(method, `/videos/${hidden}/privacy/domains${suffix}`, { token: bob.token }), 404, 5000);
         expectError(await h.call(method, `/videos/999999/privacy/domains${suffix}`, { token: alice.token }), 404, 5000);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { drivers, expectError, Harness, type Fixture } from '../src/index';
+import { invalidVideoFields } from '../src/video-fields';
 
 for (const driver of drivers) {
   describe(`POST /me/videos (${driver.name})`, () => {
@@ -111,6 +112,18 @@ for (const driver of drivers) {
       expectError(await h.call('POST', '/me/videos', { token: alice.token, json: { name: 'x', privacy: { view: 'password' } } }), 400, 2204, 'password');
       const after = (await h.call('GET', '/me', { token: alice.token })).body.metadata.connections.videos.total;
       assert.equal(after, before);
+    });
+
+    it('answers 400 naming the field for every bad value of the Video table, and creates nothing', async () => {
+      const total = async () => (await h.call('GET', '/me', { token: bob.token })).body.metadata.connections.videos.total;
+      const before = await total();
+      for (const [field, body] of invalidVideoFields) {
+        const r = await h.call('POST', '/me/videos', { token: bob.token, json: { name: 'Never made', ...body } });
+        expectError(r, 400, 2204, field);
+      }
+      const scheduled = await h.call('POST', '/me/videos', { token: bob.token, json: { scheduled_start_time: 'next week' } });
+      expectError(scheduled, 400, 2511, 'scheduled_start_time');
+      assert.equal(await total(), before);
     });
 
     it('needs a token with the upload scope and the caller\'s own account', async () => {

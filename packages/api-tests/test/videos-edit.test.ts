@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { drivers, expectError, Harness, type Fixture } from '../src/index';
+import { invalidVideoFields } from '../src/video-fields';
 
 for (const driver of drivers) {
   describe(`GET/PATCH/DELETE /videos/{video_id} (${driver.name})`, () => {
@@ -124,44 +125,7 @@ for (const driver of drivers) {
       assert.equal(r.body.name, 'Renamed');
     });
 
-    const invalid: [string, Record<string, unknown>][] = [
-      ['license', { license: 'gpl' }],
-      ['locale', { locale: 'klingon' }],
-      ['content_rating.0', { content_rating: ['gore'] }],
-      ['privacy.view', { privacy: { view: 'friends' } }],
-      ['privacy.comments', { privacy: { comments: 'users' } }],
-      ['privacy.embed', { privacy: { embed: 'open' } }],
-      ['privacy.download', { privacy: { download: 'sometimes' } }],
-      ['privacy.add', { privacy: { add: 2 } }],
-      ['review_page.active', { review_page: { active: 'yes' } }],
-      ['embed.buttons.hd', { embed: { buttons: { hd: 'on' } } }],
-      ['embed.color', { embed: { color: 'red' } }],
-      ['embed.logos.custom.link', { embed: { logos: { custom: { link: 'javascript:alert(1)' } } } }],
-      ['embed.logos.service', { embed: { logos: { service: 'no' } } }],
-      ['embed.title.name', { embed: { title: { name: 'maybe' } } }],
-      ['embed.title.owner', { embed: { title: { owner: 'maybe' } } }],
-      ['embed.title.portrait', { embed: { title: { portrait: 'maybe' } } }],
-      ['ratings.mpaa.rating', { ratings: { mpaa: { rating: 'nc18' } } }],
-      ['ratings.mpaa.reason', { ratings: { mpaa: { reason: 'zz' } } }],
-      ['ratings.tv.rating', { ratings: { tv: { rating: 'tv-z' } } }],
-      ['ratings.tv.reason', { ratings: { tv: { reason: 'zz' } } }],
-      ['spatial.projection', { spatial: { projection: 'flat' } }],
-      ['spatial.stereo_format', { spatial: { stereo_format: 'both' } }],
-      ['spatial.field_of_view', { spatial: { field_of_view: 29 } }],
-      ['spatial.field_of_view', { spatial: { field_of_view: 91 } }],
-      ['spatial.field_of_view', { spatial: { field_of_view: 45.5 } }],
-      ['spatial.director_timeline.0.pitch', { spatial: { director_timeline: [{ time_code: 1, pitch: -91, yaw: 0 }] } }],
-      ['spatial.director_timeline.0.pitch', { spatial: { director_timeline: [{ time_code: 1, pitch: 90.5, yaw: 0 }] } }],
-      ['spatial.director_timeline.0.yaw', { spatial: { director_timeline: [{ time_code: 1, pitch: 0, yaw: 361 }] } }],
-      ['spatial.director_timeline.0.yaw', { spatial: { director_timeline: [{ time_code: 1, pitch: 0, yaw: -1 }] } }],
-      ['spatial.director_timeline.0.time_code', { spatial: { director_timeline: [{ pitch: 0, yaw: 0 }] } }],
-      ['spatial.director_timeline.0.pitch', { spatial: { director_timeline: [{ time_code: 0, yaw: 0 }] } }],
-      ['spatial.director_timeline.0.roll', { spatial: { director_timeline: [{ time_code: 0, pitch: 0, yaw: 0, roll: 'x' }] } }],
-      ['name', { name: 12 }],
-      ['description', { description: 'x'.repeat(5001) }],
-      ['password', { privacy: { view: 'password' } }],
-    ];
-    for (const [field, body] of invalid) {
+    for (const [field, body] of invalidVideoFields) {
       it(`PATCH rejects ${field}=${JSON.stringify(body).slice(0, 60)} with 400 and changes nothing`, async () => {
         const r = await h.call('PATCH', video, { token: alice.token, json: { ...body, name: field === 'name' ? body.name : 'Should not stick' } });
         expectError(r, 400, 2204, field);

@@ -36,7 +36,7 @@ for (const driver of drivers) {
       const clip = await h.call('GET', `/videos/${first}`, { token: alice.token });
       assert.deepEqual(clip.body.metadata.interactions.watched, {
         uri: `/users/${alice.user.id}/watched/videos/${first}`,
-        options: ['PUT', 'DELETE'],
+        options: ['GET', 'PUT', 'DELETE'],
         added: true,
         added_time: '2026-01-02T03:05:05+00:00',
       });
@@ -56,6 +56,23 @@ for (const driver of drivers) {
       assert.equal(r.body.total, 3);
       assert.equal(r.body.data[0].metadata.interactions.watched.added_time, '2026-01-02T03:08:05+00:00');
       assert.deepEqual(ids(await history(`/users/${alice.user.id}/watched/videos`)), [first, third, second]);
+    });
+
+    it('GET of one video answers its Clip (200) while it is in the history, 404 otherwise', async () => {
+      for (const path of [`/me/watched/videos/${first}`, `/users/${alice.user.id}/watched/videos/${first}`]) {
+        const r = await h.call('GET', path, { token: alice.token });
+        assert.equal(r.status, 200, r.text);
+        assert.equal(r.headers.get('content-type'), 'application/vnd.reelbase.video+json;version=3.4');
+        assert.equal(r.body.uri, `/videos/${first}`);
+        assert.equal(r.body.metadata.interactions.watched.added_time, '2026-01-02T03:08:05+00:00');
+      }
+      expectError(await h.call('GET', `/me/watched/videos/${first}`, { token: bob.token }), 404, 5000);
+      expectError(await h.call('GET', '/me/watched/videos/999999', { token: alice.token }), 404, 5000);
+      expectError(await h.call('GET', '/me/watched/videos/not-an-id', { token: alice.token }), 404, 5000);
+      expectError(await h.call('GET', `/users/${alice.user.id}/watched/videos/${first}`, { token: bob.token }), 403, 3200);
+      expectError(await h.call('GET', `/me/watched/videos/${first}`), 401, 8003);
+      const noPrivate = await h.user('No private here', 'public,edit,delete,interact,upload');
+      expectError(await h.call('GET', `/me/watched/videos/${first}`, { token: noPrivate.token }), 403, 3200);
     });
 
     it('pages with page and per_page only', async () => {
@@ -101,6 +118,7 @@ for (const driver of drivers) {
       let r = await history();
       assert.deepEqual(ids(r), [first, third]);
       assert.equal(r.body.total, 2);
+      expectError(await h.call('GET', `/me/watched/videos/${second}`, { token: alice.token }), 404, 5000);
       assert.equal((await h.call('PATCH', `/videos/${second}`, { token: bob.token, json: { privacy: { view: 'anybody' } } })).status, 200);
       r = await history();
       assert.deepEqual(ids(r), [first, third, second]);

@@ -44,14 +44,15 @@ export async function publishDuePages(ctx: Context<unknown>): Promise<void> {
   for (const page of waiting.items) if (await videosReady(ctx.store, page)) ready.push(page);
   if (due.items.length === 0 && ready.length === 0) return;
   await ctx.store.transaction(async (tx) => {
-    for (const page of due.items) {
-      await tx.update<OndemandPageRecord>('ondemand_pages', page.id, { status: 'published', publish_time: page.preorder_time });
+    // Concurrent requests (or servers) may find the same page due: only the one that still sees
+    // it unpublished inside its transaction publishes it, so a page is announced exactly once.
+    const publish = async (page: OndemandPageRecord, was: OndemandPageRecord['status'], time: OndemandPageRecord['publish_time']) => {
+      if ((await tx.get<OndemandPageRecord>('ondemand_pages', page.id))?.status !== was) return;
+      await tx.update<OndemandPageRecord>('ondemand_pages', page.id, { status: 'published', publish_time: time });
       await announcePublished(tx, page, ctx.now());
-    }
-    for (const page of ready) {
-      await tx.update<OndemandPageRecord>('ondemand_pages', page.id, { status: 'published', publish_time: now });
-      await announcePublished(tx, page, ctx.now());
-    }
+    };
+    for (const page of due.items) await publish(page, 'preorder', page.preorder_time);
+    for (const page of ready) await publish(page, 'draft', now);
   });
 }
 

@@ -41,9 +41,9 @@ export async function grantAccess(store: Store, video: VideoRecord, user: UserRe
   await store.increment('videos', video.id, 'users_with_access_total', 1);
 }
 
-/** Takes a user off the access list; false when they were not on it. */
-export async function revokeAccess(store: Store, video: VideoRecord, user: UserRecord): Promise<boolean> {
-  const removed = await store.deleteWhere('video_access', where({ video_id: video.id, user_id: user.id }));
+/** Takes `user` (everyone without one) off the access list; false when nobody was taken off. */
+export async function revokeAccess(store: Store, video: VideoRecord, user?: UserRecord): Promise<boolean> {
+  const removed = await store.deleteWhere('video_access', where({ video_id: video.id, ...(user ? { user_id: user.id } : {}) }));
   if (removed) await store.increment('videos', video.id, 'users_with_access_total', -removed);
   return removed > 0;
 }

@@ -9,7 +9,8 @@ export const listAppearances = operation({
   id: 'users.appearances.list',
   summary: 'List the videos the user is credited in that the user may see',
   method: 'GET',
-  paths: ['/me/appearances'],
+  // SPEC.md names only the /me form; the User's appearances connection needs the /users/{user_id} twin (request convention 6).
+  paths: ['/me/appearances', '/users/{user_id}/appearances'],
   params: object(listParams({ sort: Object.keys(clipSorts) as ClipSort[], filter: ['embeddable'] as const, query: true, filterEmbeddable: true })),
   async handle(ctx) {
     const user = await targetUser(ctx);

@@ -1,14 +1,15 @@
 import { object, optional, size, string } from 'superstruct';
 import { notFound } from '../engine/errors';
 import { by, listParams, listReply, pageOf } from '../engine/list';
-import { noContent, operation } from '../engine/operation';
-import { inOrderOf } from '../domain/memberships';
+import { noContent, ok, operation } from '../engine/operation';
+import { inOrderOf, withMembers } from '../domain/memberships';
+import { findListedVideo, removeUserVideo, watchedList } from '../domain/user-video-lists';
 import { actingUser } from '../domain/users';
-import { loadVisibleVideo, representVideos } from '../domain/videos';
+import { loadVisibleVideo, representOne, representVideos } from '../domain/videos';
 import { visibleVideos } from '../domain/visibility';
 import type { UserVideoRecord, VideoRecord } from '../records';
 import { isoTime } from '../representations/common';
-import { and, eq, inSelect, where } from '../store/filters';
+import { eq, where } from '../store/filters';
 
 /** SPEC.md request convention 6: only the user themselves may see or change their history (403). */
 const historyOwner = 'see or change their watch history';
@@ -25,13 +26,27 @@ export const listWatched = operation({
     const page = pageOf(ctx.params);
     // Videos the user can no longer see drop out of the history in the store, so totals stay true.
     const rows = await ctx.store.find<UserVideoRecord>('watched', {
-      where: and(eq('user_id', user.id), inSelect('video_id', 'videos', 'id', visibleVideos(user))),
+      where: withMembers({ collection: 'watched', where: eq('user_id', user.id) }, 'video_id', 'videos', visibleVideos(user)),
       orderBy: by('created_time', 'desc'),
       offset: page.offset,
       limit: page.limit,
     });
     const videos = await inOrderOf<VideoRecord>(ctx.store, 'videos', rows.items.map((r) => r.video_id));
     return listReply(ctx, page, rows.total, await representVideos(ctx, videos), 'video');
+  },
+});
+
+export const getWatched = operation({
+  id: 'users.watched.get',
+  summary: 'Get a video of the watch history as a Clip (404 when the user has not watched it)',
+  method: 'GET',
+  paths: ['/me/watched/videos/{video_id}', '/users/{user_id}/watched/videos/{video_id}'],
+  scope: 'private',
+  async handle(ctx) {
+    // As in the list: a video the user may no longer see has dropped out of the history.
+    const video = await findListedVideo(ctx, watchedList, await actingUser(ctx, historyOwner), ctx.path.video_id);
+    if (!video) throw notFound('video in the watch history');
+    return ok(await representOne(ctx, video), 'video');
   },
 });
 
@@ -79,11 +94,9 @@ export const removeWatched = operation({
   async handle(ctx) {
     const user = await actingUser(ctx, historyOwner);
     // The user's own row goes whether or not they may still see the video.
-    const removed = await ctx.store.deleteWhere('watched', where({ user_id: user.id, video_id: ctx.path.video_id }));
-    if (!removed) throw notFound('video in the watch history');
-    await ctx.store.increment('users', user.id, 'watched_total', -1);
+    if (!(await removeUserVideo(ctx.store, watchedList, user, ctx.path.video_id))) throw notFound('video in the watch history');
     return noContent();
   },
 });
 
-export const watchedOperations = [listWatched, markWatched, clearWatched, removeWatched];
+export const watchedOperations = [listWatched, markWatched, getWatched, clearWatched, removeWatched];

@@ -103,7 +103,7 @@ export function representVideo(
       likes: connection(`${uri}/likes`, video.likes_total),
       pictures: connection(`${uri}/pictures`, video.pictures_total, ['GET', 'POST']),
       texttracks: connection(`${uri}/texttracks`, video.texttracks_total, ['GET', 'POST']),
-      users_with_access: connection(`${uri}/privacy/users`, video.users_with_access_total, ['GET', 'PUT']),
+      users_with_access: connection(`${uri}/privacy/users`, video.users_with_access_total, ['GET', 'PUT', 'DELETE']),
       available_channels: connection(`${uri}/available_channels`, state.moderatedChannels),
       albums: connection(`${uri}/albums`, video.albums_total),
       versions: connection(`${uri}/versions`, video.versions_total, ['POST']),
@@ -116,7 +116,7 @@ export function representVideo(
         ? {
             like: interaction(`/users/${viewer}/likes/${video.id}`, state.liked !== null, state.liked),
             watchlater: interaction(`/users/${viewer}/watchlater/${video.id}`, state.watchlater !== null, state.watchlater),
-            watched: interaction(`/users/${viewer}/watched/videos/${video.id}`, state.watched !== null, state.watched, ['PUT', 'DELETE']),
+            watched: interaction(`/users/${viewer}/watched/videos/${video.id}`, state.watched !== null, state.watched, ['GET', 'PUT', 'DELETE']),
           }
         : {},
     };
