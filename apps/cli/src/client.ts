@@ -1,33 +1,34 @@
 import { ClientUsageError, createClient, type CallParams, type Client, type TransportResponse } from '@reelbase/http';
-import { envOf, fromEnv, openService } from './context';
+import { openService } from './context';
 import { UsageError } from './errors';
 import type { CliIo } from './io';
+import { resolveTarget, type Target, type TargetOptions } from './target';
 import { httpTransport } from './transport/http';
 import { inProcessTransport } from './transport/in-process';
 
-/** The flags every client command shares. */
-export interface TargetOptions {
-  token?: string;
-  baseUrl?: string;
-  store?: string;
-  apiVersion?: string;
-}
+export type { Target, TargetOptions } from './target';
 
 /**
- * The client a command talks through: over HTTP with --base-url (or REELBASE_URL), otherwise
- * in-process on --store (or REELBASE_STORE, or the default store). The token comes from --token
- * or REELBASE_TOKEN.
+ * The client a command talks through, on the target `resolveTarget` picks from the flags,
+ * the environment and the saved profiles: over HTTP to a server, or in-process on a store.
  */
 export async function openClient(io: CliIo, opts: TargetOptions): Promise<Client> {
-  const env = envOf(io);
-  const token = opts.token ?? fromEnv(env, 'REELBASE_TOKEN');
-  if (opts.apiVersion !== undefined && !/^\d+\.\d+(\.\d+)?$/.test(opts.apiVersion)) {
-    throw new UsageError(`--api-version expects a version like 3.2 (got "${opts.apiVersion}")`);
+  checkApiVersion(opts.apiVersion);
+  return connect(io, await resolveTarget(io, opts), opts.apiVersion);
+}
+
+/** A client for an already resolved target. */
+export async function connect(io: CliIo, target: Target, apiVersion?: string): Promise<Client> {
+  const { token } = target;
+  if (target.baseUrl !== undefined) return createClient({ transport: httpTransport(target.baseUrl), token, apiVersion });
+  const { service, target: described } = await openService(io, target.store);
+  return createClient({ transport: inProcessTransport(service, described), token, apiVersion });
+}
+
+export function checkApiVersion(apiVersion: string | undefined): void {
+  if (apiVersion !== undefined && !/^\d+\.\d+(\.\d+)?$/.test(apiVersion)) {
+    throw new UsageError(`--api-version expects a version like 3.2 (got "${apiVersion}")`);
   }
-  const baseUrl = opts.baseUrl ?? (opts.store === undefined ? fromEnv(env, 'REELBASE_URL') : undefined);
-  if (baseUrl !== undefined) return createClient({ transport: httpTransport(baseUrl), token, apiVersion: opts.apiVersion });
-  const { service, target } = await openService(io, opts.store);
-  return createClient({ transport: inProcessTransport(service, target), token, apiVersion: opts.apiVersion });
 }
 
 /** `client.call` with the client's usage errors (unknown id, missing path variable) as exit code 2. */

@@ -2,7 +2,8 @@ import { createService, type Service, type ServiceConfig } from '@reelbase/core'
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { CliIo } from './io';
-import { describeStore, openStore, storeSpecFrom } from './store-spec';
+import { limitsFromEnv } from './service-limits';
+import { describeStore, openStore, storeSpecFrom, type StoreSpec } from './store-spec';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -12,10 +13,10 @@ export const cwdOf = (io: CliIo): string => io.cwd ?? process.cwd();
 /** A variable's value, treating an empty one as unset. */
 export const fromEnv = (env: Env, name: string): string | undefined => env[name] || undefined;
 
-/** Service settings the environment may change: REELBASE_BASE_URL is the origin of absolute links. */
+/** Service settings the environment may change: REELBASE_BASE_URL is the origin of absolute links; limits (see limitsFromEnv). */
 export function serviceConfig(env: Env): Partial<ServiceConfig> {
   const baseUrl = fromEnv(env, 'REELBASE_BASE_URL');
-  return baseUrl ? { baseUrl: baseUrl.replace(/\/+$/, '') } : {};
+  return { ...(baseUrl ? { baseUrl: baseUrl.replace(/\/+$/, '') } : {}), ...limitsFromEnv(env) };
 }
 
 /** Opens the store a command names (--store, REELBASE_STORE or the default) as a service. */
@@ -28,9 +29,17 @@ export async function openService(io: CliIo, storeFlag: string | undefined): Pro
     config: serviceConfig(env),
     onError: (e) => io.stderr(`reelbase: unexpected error: ${(e as Error)?.stack ?? String(e)}\n`),
   });
-  // Video files live next to the database (REELBASE_FILES overrides); an in-memory store keeps them in a temporary directory.
-  const filesDir = fromEnv(env, 'REELBASE_FILES') ?? (spec.path ? join(dirname(spec.path), 'files') : join(tmpdir(), `reelbase-files-${process.pid}`));
-  return { service, target: describeStore(spec), filesDir: resolve(cwdOf(io), filesDir) };
+  return { service, target: describeStore(spec), filesDir: filesDirOf(spec, env, cwdOf(io)) };
+}
+
+/**
+ * Where a store's video files live: REELBASE_FILES, else files/ next to its database (./data/files
+ * for a PostgreSQL one); an in-memory store uses a temporary directory.
+ */
+export function filesDirOf(spec: StoreSpec, env: Env, cwd: string): string {
+  const beside = spec.path ? join(dirname(spec.path), 'files') : spec.driver === 'postgres' ? join('data', 'files') : undefined;
+  const dir = fromEnv(env, 'REELBASE_FILES') ?? beside ?? join(tmpdir(), `reelbase-files-${process.pid}`);
+  return resolve(cwd, dir);
 }
 
 /** Runs `fn` on an opened service and always closes its store. */

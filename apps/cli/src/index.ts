@@ -11,13 +11,16 @@ export { inProcessTransport } from './transport/in-process';
 export { httpTransport } from './transport/http';
 export { createClient, type Client, type ClientOptions } from '@reelbase/http';
 export { renderCliReference } from './docs/cli-reference';
+export { runTasks, type RunnerOptions, type RunSummary, type TaskOutcome } from './batch/runner';
+export { systemClock, type Clock } from './batch/clock';
 
 /** Runs the command line of this process and sets its exit code (the bin calls this). */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
-  // A reader that stops early (`reelbase api GET / | head`) is not an error worth a stack trace.
+  // A reader that stops early (`reelbase api GET / | head`, EPIPE) or a terminal closed under the
+  // TUI (EIO) is not an error worth a stack trace.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code !== 'EPIPE') throw e;
+      if (e.code !== 'EPIPE' && e.code !== 'EIO') throw e;
       process.exit(process.exitCode ?? 0);
     });
   }

@@ -2,10 +2,21 @@ import { Command } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
 import type { CliIo } from './io';
 import { registerApi } from './commands/api';
+import { registerBatch } from './commands/batch';
 import { registerCall } from './commands/call';
+import { registerExport } from './commands/export';
+import { registerFollow } from './commands/follow';
+import { registerImport } from './commands/import';
+import { registerLogin } from './commands/login';
+import { registerMigrate } from './commands/migrate';
 import { registerOperations } from './commands/operations';
+import { registerProfiles } from './commands/profiles';
+import { registerResources } from './commands/resource-commands';
+import { registerSeed } from './commands/seed';
 import { registerServe } from './commands/serve';
+import { registerTags } from './commands/tags';
 import { registerTokens } from './commands/tokens';
+import { registerTui } from './commands/tui';
 import { registerUsers } from './commands/users';
 
 /**
@@ -21,11 +32,22 @@ export function createProgram(io: CliIo): Command {
     .showHelpAfterError('(add --help for usage)')
     .helpCommand(true);
   registerServe(program, io);
+  registerSeed(program, io);
   registerUsers(program, io);
   registerTokens(program, io);
   registerApi(program, io);
   registerCall(program, io);
   registerOperations(program, io);
+  registerExport(program, io);
+  registerImport(program, io);
+  registerMigrate(program, io);
+  registerBatch(program, io);
+  registerFollow(program, io);
+  registerTags(program, io);
+  registerLogin(program, io);
+  registerProfiles(program, io);
+  registerResources(program, io);
+  registerTui(program, io);
   program.addHelpText(
     'after',
     [
@@ -36,6 +58,8 @@ export function createProgram(io: CliIo): Command {
       '  reelbase serve --port 8080 --store sqlite:./data/reelbase.db',
       '  reelbase users create --name Alice --json',
       '  reelbase tokens create --user 2 --scopes public,private,edit,upload',
+      '  reelbase login --base-url http://127.0.0.1:8080 --token $TOKEN',
+      '  reelbase videos list --all',
       '  reelbase api GET /me --token $TOKEN',
       '  reelbase call users.videos.list --all --fields uri,name --token $TOKEN',
     ].join('\n'),

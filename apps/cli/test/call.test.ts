@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cli, printedToken, startServe, stdoutJson, tempDir } from './cli-harness';
+import { cli, stdoutJson, tempDir } from './cli-harness';
+import { transports } from './targets';
 
 describe('operations', () => {
   it('lists the table as a compact table, filtered, and as JSON', async () => {
@@ -16,30 +16,6 @@ describe('operations', () => {
     assert.deepEqual(Object.keys(rows[0]), ['id', 'method', 'paths', 'scope', 'summary']);
   });
 });
-
-/** Each transport: the flags that reach it, set up once. */
-const transports: { name: string; setup(dir: string): Promise<{ flags: string[]; token: string; stop(): Promise<void> }> }[] = [
-  {
-    name: 'in-process',
-    async setup(dir) {
-      const store = `sqlite:${join(dir, 'r.db')}`;
-      const user = stdoutJson(await cli(['users', 'create', '--name', 'Alice', '--store', store, '--json']));
-      const made = await cli(['tokens', 'create', '--user', user.uri.split('/').pop(), '--scopes', 'public,private,edit,upload,delete,interact', '--store', store, '--json']);
-      return { flags: ['--store', store], token: stdoutJson(made).access_token, stop: async () => {} };
-    },
-  },
-  {
-    name: 'http',
-    async setup(dir) {
-      const running = await startServe(['--port', '0', '--host', '127.0.0.1', '--store', 'sqlite:./r.db'], dir);
-      return {
-        flags: ['--base-url', running.server.url],
-        token: printedToken(running.output()),
-        stop: async () => void (await running.stop()),
-      };
-    },
-  },
-];
 
 for (const transport of transports) {
   describe(`call (${transport.name})`, () => {

@@ -1,36 +1,28 @@
 import type { Command } from 'commander';
-import { Option } from 'commander';
-import { openClient } from '../client';
-import { envOf, fromEnv } from '../context';
+import { checkApiVersion, connect, type TargetOptions } from '../client';
 import { ReportedFailure, UsageError } from '../errors';
 import { json, line, type CliIo } from '../io';
-import { formBody, jsonBody, type Transport, type TransportRequest } from '../transport/transport';
-import { collect, storeOption } from './options';
+import { resolveTarget } from '../target';
+import { formBody, jsonBody, type TransportRequest } from '../transport/transport';
+import { addTargetOptions, collect } from './options';
 
-interface ApiOptions {
+interface ApiOptions extends TargetOptions {
   data: string[];
   jsonBody?: string;
-  token?: string;
-  baseUrl?: string;
-  store?: string;
   header: string[];
-  apiVersion?: string;
 }
 
 /** `reelbase api METHOD PATH`: any operation, in-process on a store or over HTTP; prints the body. */
 export function registerApi(program: Command, io: CliIo): void {
-  program
+  const command = program
     .command('api')
     .description('call any API operation and print the response body (in-process on a store, or over HTTP with --base-url)')
     .argument('<method>', 'GET, POST, PATCH, PUT, DELETE…')
     .argument('<path>', 'path with optional query string, e.g. /me/videos?per_page=5')
     .option('-d, --data <key=value>', 'a parameter (repeatable; dot notation nests, e.g. privacy.view=nobody): query for GET, urlencoded body otherwise', collect, [])
     .option('--json-body <json>', 'a JSON request body (not with GET or -d)')
-    .option('--token <token>', 'access token (env REELBASE_TOKEN); none = anonymous')
-    .addOption(new Option('--base-url <url>', 'call a running server over HTTP (env REELBASE_URL)').conflicts('store'))
-    .addOption(storeOption())
-    .option('-H, --header <name:value>', 'extra request header (repeatable)', collect, [])
-    .option('--api-version <version>', 'API version to ask for in the Accept header, e.g. 3.2 (default: latest)')
+    .option('-H, --header <name:value>', 'extra request header (repeatable)', collect, []);
+  addTargetOptions(command)
     .addHelpText(
       'after',
       [
@@ -46,8 +38,9 @@ export function registerApi(program: Command, io: CliIo): void {
       ].join('\n'),
     )
     .action(async (methodArg: string, path: string, opts: ApiOptions) => {
-      const request = buildRequest(methodArg, path, opts, envOf(io));
-      const transport = await openTransport(io, opts);
+      const target = await resolveTarget(io, opts);
+      const request = buildRequest(methodArg, path, opts, target.token);
+      const { transport } = await connect(io, target);
       let answer;
       try {
         answer = await transport.request(request);
@@ -63,8 +56,8 @@ export function registerApi(program: Command, io: CliIo): void {
     });
 }
 
-/** Turns the flags into one transport request; every problem with them is a UsageError. */
-export function buildRequest(methodArg: string, path: string, opts: ApiOptions, env: Readonly<Record<string, string | undefined>>): TransportRequest {
+/** Turns the flags (and the token the target resolved to) into one transport request; every problem with them is a UsageError. */
+export function buildRequest(methodArg: string, path: string, opts: Omit<ApiOptions, 'token'>, token: string | undefined): TransportRequest {
   if (!/^[A-Za-z]+$/.test(methodArg)) throw new UsageError(`invalid method "${methodArg}"`);
   const method = methodArg.toUpperCase();
   if (!path.startsWith('/')) throw new UsageError(`path must start with "/" (got "${path}"); give the server with --base-url`);
@@ -75,10 +68,9 @@ export function buildRequest(methodArg: string, path: string, opts: ApiOptions, 
   });
   const headers: Record<string, string> = {};
   if (opts.apiVersion !== undefined) {
-    if (!/^\d+\.\d+(\.\d+)?$/.test(opts.apiVersion)) throw new UsageError(`--api-version expects a version like 3.2 (got "${opts.apiVersion}")`);
+    checkApiVersion(opts.apiVersion);
     headers.accept = `application/vnd.reelbase.*+json;version=${opts.apiVersion}`;
   }
-  const token = opts.token ?? fromEnv(env, 'REELBASE_TOKEN');
   if (token) headers.authorization = `Bearer ${token}`;
   for (const header of opts.header) {
     const colon = header.indexOf(':');
@@ -100,9 +92,4 @@ export function buildRequest(methodArg: string, path: string, opts: ApiOptions, 
   }
   if (!pairs.length) return request;
   return method === 'GET' || method === 'HEAD' ? { ...request, query: pairs } : { ...request, ...formBody(pairs) };
-}
-
-/** The client's transport: --base-url (or REELBASE_URL) → HTTP; otherwise in-process on --store. */
-async function openTransport(io: CliIo, opts: ApiOptions): Promise<Transport> {
-  return (await openClient(io, { baseUrl: opts.baseUrl, store: opts.store })).transport;
 }

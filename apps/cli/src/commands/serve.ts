@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { createToken, createUser, parseScopes, type Service, type UserRecord } from '@reelbase/core';
 import { closeOnSignals, serve, type CorsOrigins } from '@reelbase/http';
-import { envOf, fromEnv, openService } from '../context';
+import { cwdOf, envOf, fromEnv, openService } from '../context';
+import { jsonCeilingWarning } from '../json-ceiling';
+import { storeSpecFrom } from '../store-spec';
 import { UsageError } from '../errors';
 import { line, type CliIo } from '../io';
 import { storeOption } from './options';
@@ -44,7 +46,10 @@ export function registerServe(program: Command, io: CliIo): void {
         throw e;
       }
       line(io.stdout, `reelbase serving ${running.url} (store ${target})`);
-      if (admin) printFirstRun(io, running.url, admin, opts.store);
+      const tooBig = await jsonCeilingWarning(storeSpecFrom(opts.store, env, cwdOf(io)));
+      if (tooBig) line(io.stderr, tooBig);
+      // The store as `target` names it: a database password never reaches the terminal.
+      if (admin) printFirstRun(io, running.url, admin, opts.store === undefined ? undefined : target);
       io.onListening?.(running);
       const { signal } = io;
       if (!signal) {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createToken, findUser, parseScopes, type Scope } from '@reelbase/core';
+import { createToken, findUser, parseScopes, revokeToken, revokeUserTokens, type Scope, type Service } from '@reelbase/core';
 import { withService } from '../context';
 import { UsageError } from '../errors';
 import { json, line, type CliIo } from '../io';
@@ -13,7 +13,14 @@ interface CreateOptions {
   json?: boolean;
 }
 
-/** `reelbase tokens create`: issues an access token for a user; the token is shown once. */
+interface RevokeOptions {
+  user?: string;
+  all?: boolean;
+  store?: string;
+  json?: boolean;
+}
+
+/** `reelbase tokens create` issues an access token for a user (shown once); `tokens revoke` withdraws tokens. */
 export function registerTokens(program: Command, io: CliIo): void {
   const tokens = program.command('tokens').description('manage access tokens directly in a store');
   tokens
@@ -44,6 +51,37 @@ export function registerTokens(program: Command, io: CliIo): void {
         line(io.stdout, `Use it as: Authorization: Bearer ${token}`);
       });
     });
+  tokens
+    .command('revoke')
+    .description('revoke an access token, or every token of a user; a server on the same SQLite store refuses it from its next request')
+    .argument('[token]', 'the access token to revoke')
+    .option('--user <id>', 'with --all: the user (id or custom link slug) whose tokens to revoke')
+    .option('--all', 'revoke every token of --user')
+    .addOption(storeOption())
+    .addOption(jsonOption())
+    .action(async (token: string | undefined, opts: RevokeOptions) => {
+      const byUser = opts.user !== undefined || opts.all === true;
+      if (token !== undefined && byUser) throw new UsageError('give either a token or --user ID --all, not both');
+      if (token === undefined && !(opts.user !== undefined && opts.all)) throw new UsageError('give the token to revoke, or --user ID --all to revoke every token of a user');
+      await withService(io, opts.store, async (service) => {
+        const { revoked, userId } = token !== undefined ? await revokeOne(service, token.trim()) : await revokeAll(service, opts.user!);
+        const user = `/users/${userId}`;
+        if (opts.json) return io.stdout(json({ revoked, user }));
+        line(io.stdout, token !== undefined ? `Revoked the access token of user ${userId}.` : `Revoked ${revoked} access token${revoked === 1 ? '' : 's'} of user ${userId}.`);
+      });
+    });
+}
+
+async function revokeOne(service: Service, token: string): Promise<{ revoked: number; userId: string }> {
+  const record = await revokeToken(service.store, token);
+  if (!record) throw new Error('no such access token in this store (it may be revoked already)');
+  return { revoked: 1, userId: record.user_id };
+}
+
+async function revokeAll(service: Service, idOrSlug: string): Promise<{ revoked: number; userId: string }> {
+  const user = await findUser(service.store, idOrSlug);
+  if (!user) throw new Error(`no user "${idOrSlug}" in this store`);
+  return { revoked: await revokeUserTokens(service.store, user.id), userId: user.id };
 }
 
 /** `all` or a comma list; an unknown word is a usage error (exit 2). */

@@ -2,14 +2,14 @@
 
 const maxCell = 60;
 
-/** A value as one table cell: scalars as is, lists joined, objects as compact JSON, cut to fit. */
-export function cell(value: unknown): string {
+/** A value as one table cell: scalars as is, lists joined, objects as compact JSON, cut to `max` characters. */
+export function cell(value: unknown, max = maxCell): string {
   let text: string;
   if (value === null || value === undefined) text = '';
   else if (typeof value === 'object') text = Array.isArray(value) && value.every((v) => typeof v !== 'object') ? value.join(',') : JSON.stringify(value);
   else text = String(value);
   text = text.replace(/\s+/g, ' ');
-  return text.length > maxCell ? `${text.slice(0, maxCell - 1)}…` : text;
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 /** The value at a dot path (`privacy.view`). */
@@ -35,14 +35,14 @@ export function columnsFor(items: readonly unknown[], fields?: string): string[]
   return Object.keys(first).filter((k) => typeof first[k] !== 'object' || first[k] === null).slice(0, 5);
 }
 
-/** One object as `key  value` lines, nested objects flattened to dot paths. */
+/** One object as `key  value` lines, nested objects flattened to dot paths; scalars in full (links must stay usable). */
 export function renderRecord(value: unknown): string {
   if (value === null || typeof value !== 'object') return `${cell(value)}\n`;
   const lines: [string, string][] = [];
   const walk = (v: unknown, prefix: string, depth: number) => {
     if (v !== null && typeof v === 'object' && !Array.isArray(v) && depth < 2) {
       for (const [k, inner] of Object.entries(v)) walk(inner, prefix ? `${prefix}.${k}` : k, depth + 1);
-    } else lines.push([prefix, cell(v)]);
+    } else lines.push([prefix, cell(v, v !== null && typeof v === 'object' ? maxCell : Infinity)]);
   };
   walk(value, '', 0);
   const width = Math.max(...lines.map(([k]) => k.length));

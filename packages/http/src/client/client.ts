@@ -30,6 +30,15 @@ export interface RequestOptions {
 /** Operation parameters: path variables, and the rest as query (GET) or JSON body (other methods). */
 export type CallParams = Record<string, unknown>;
 
+/** Options of one `call`. */
+export interface CallOptions extends Pick<RequestOptions, 'headers'> {
+  /**
+   * The JSON body as is, for operations whose body is not an object of parameters (PUT
+   * /videos/{id}/tags takes a list); `params` then fill only the path and the query.
+   */
+  body?: unknown;
+}
+
 /** A call that names no operation of the table, or leaves out a path variable. */
 export class ClientUsageError extends Error {
   override readonly name = 'ClientUsageError';
@@ -41,7 +50,7 @@ export interface Client {
   readonly transport: Transport;
   readonly operations: readonly Operation<unknown>[];
   /** Calls an operation of the table by id, e.g. `call('videos.update', { video_id: '7', name: 'Hi' })`. */
-  call(operationId: string, params?: CallParams, options?: Pick<RequestOptions, 'headers'>): Promise<TransportResponse>;
+  call(operationId: string, params?: CallParams, options?: CallOptions): Promise<TransportResponse>;
   /** Any request by method and path (the path may carry a query string). */
   request(method: string, path: string, options?: RequestOptions): Promise<TransportResponse>;
   /** Releases the transport (closes the store of an in-process client). */
@@ -79,6 +88,7 @@ export function createClient(options: ClientOptions): Client {
       if (!op) throw new ClientUsageError(`unknown operation "${operationId}" (see GET / or \`reelbase operations\`)`);
       const { path, rest } = resolvePath(op, params);
       if (op.method === 'GET') return request(op.method, path, { query: rest, headers: o.headers });
+      if (o.body !== undefined) return request(op.method, path, { query: rest, json: o.body, headers: o.headers });
       const { fields, ...body } = rest;
       return request(op.method, path, {
         query: fields === undefined ? undefined : { fields },

@@ -1,4 +1,4 @@
-export { createClient, resolvePath, flatten, ClientUsageError, type Client, type ClientOptions, type RequestOptions, type CallParams } from './client';
+export { createClient, resolvePath, flatten, ClientUsageError, type Client, type ClientOptions, type RequestOptions, type CallParams, type CallOptions } from './client';
 export { httpTransport, InvalidBaseUrlError } from './http-transport';
 export { inProcessTransport } from './in-process-transport';
 export { formBody, jsonBody, pathWithQuery, requestHeaders, type Transport, type TransportRequest, type TransportResponse } from './transport';

@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Doc, VideoFile } from '@reelbase/core';
+import { FsBlobStore } from '@reelbase/http';
+import type { DumpSink } from './dump-format';
+
+/**
+ * Video files are not part of a dump: they are blobs in the files directory, named by the
+ * `file.key` of their `videos` document. These helpers count them as a dump streams by, check
+ * them in a target's files directory, and copy that directory for `migrate`.
+ */
+
+const fileOf = (collection: string, doc: Doc): VideoFile | undefined => {
+  const file = collection === 'videos' ? (doc.file as VideoFile | null | undefined) : undefined;
+  return file && typeof file.key === 'string' && typeof file.size === 'number' ? file : undefined;
+};
+
+/** Counts the video files a dump references as it streams by; with a directory, also those it lacks. */
+export class VideoFileTally {
+  /** Videos with a file. */
+  files = 0;
+  bytes = 0;
+  /** Of those, how many `filesDir` lacks (0 without one). */
+  missing = 0;
+  readonly #blobs: FsBlobStore | undefined;
+
+  constructor(readonly filesDir?: string) {
+    this.#blobs = filesDir === undefined ? undefined : new FsBlobStore(filesDir);
+  }
+
+  /** `sink`, counting on the way. */
+  wrap(sink: DumpSink): DumpSink {
+    return {
+      header: (header) => sink.header(header),
+      documents: async (collection, docs) => {
+        for (const doc of docs) {
+          const file = fileOf(collection, doc);
+          if (!file) continue;
+          this.files++;
+          this.bytes += file.size;
+          if (this.#blobs && !(await this.#blobs.stat(file.key))) this.missing++;
+        }
+        await sink.documents(collection, docs);
+      },
+    };
+  }
+}
+
+/**
+ * Copies a files directory (blobs, and uploads in progress so they can resume) into another,
+ * leaving out `.tmp`, where half-written files live. False when there is nothing to copy.
+ */
+export async function copyFilesDir(from: string, to: string): Promise<boolean> {
+  if (!existsSync(from)) return false;
+  const partial = join(from, '.tmp');
+  await cp(from, to, { recursive: true, force: true, filter: (source) => source !== partial });
+  return true;
+}
+
+/** 1536 → "1.5 KiB". */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${bytes} bytes` : `${value.toFixed(1)} ${units[unit]}`;
+}

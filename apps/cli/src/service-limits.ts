@@ -1,0 +1,26 @@
+import type { ServiceConfig } from '@reelbase/core';
+import type { Env } from './context';
+import { UsageError } from './errors';
+
+/**
+ * The server's limits from the environment: REELBASE_RATE_LIMIT is `MAX/SECONDS` (requests per
+ * caller per window, e.g. `6000/600`) or `off`; REELBASE_MAX_UPLOADS is how many uploads may move
+ * bytes at once, or `off`. Unset: the service defaults.
+ */
+export function limitsFromEnv(env: Env): Partial<ServiceConfig> {
+  const config: Partial<ServiceConfig> = {};
+  const rate = env.REELBASE_RATE_LIMIT?.trim();
+  if (rate) {
+    const m = /^(\d{1,12})\/(\d{1,9})$/.exec(rate);
+    if (rate !== 'off' && !(m && Number(m[1]) > 0 && Number(m[2]) > 0)) {
+      throw new UsageError(`REELBASE_RATE_LIMIT: "${rate}" is not MAX/SECONDS (such as 6000/600) or off`);
+    }
+    config.rateLimit = m ? { max: Number(m[1]), windowSeconds: Number(m[2]) } : null;
+  }
+  const uploads = env.REELBASE_MAX_UPLOADS?.trim();
+  if (uploads) {
+    if (uploads !== 'off' && !/^[1-9]\d{0,5}$/.test(uploads)) throw new UsageError(`REELBASE_MAX_UPLOADS: "${uploads}" is not a positive number or off`);
+    config.maxConcurrentUploads = uploads === 'off' ? null : Number(uploads);
+  }
+  return config;
+}

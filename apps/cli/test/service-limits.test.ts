@@ -1,0 +1,20 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import { UsageError } from '../src/errors';
+import { limitsFromEnv } from '../src/service-limits';
+import { cli } from './cli-harness';
+
+it('REELBASE_RATE_LIMIT and REELBASE_MAX_UPLOADS set the limits, `off` switches them off, unset keeps the defaults', () => {
+  assert.deepEqual(limitsFromEnv({}), {});
+  assert.deepEqual(limitsFromEnv({ REELBASE_RATE_LIMIT: '600/60', REELBASE_MAX_UPLOADS: '4' }), { rateLimit: { max: 600, windowSeconds: 60 }, maxConcurrentUploads: 4 });
+  assert.deepEqual(limitsFromEnv({ REELBASE_RATE_LIMIT: 'off', REELBASE_MAX_UPLOADS: 'off' }), { rateLimit: null, maxConcurrentUploads: null });
+  for (const bad of [{ REELBASE_RATE_LIMIT: '600' }, { REELBASE_RATE_LIMIT: '0/60' }, { REELBASE_RATE_LIMIT: '10/0' }, { REELBASE_MAX_UPLOADS: '0' }, { REELBASE_MAX_UPLOADS: 'many' }]) {
+    assert.throws(() => limitsFromEnv(bad), UsageError, JSON.stringify(bad));
+  }
+});
+
+it('a malformed limit is a usage error (exit 2) naming the variable', async () => {
+  const outcome = await cli(['api', 'GET', '/', '--store', 'json:memory'], { env: { REELBASE_RATE_LIMIT: 'lots' } });
+  assert.equal(outcome.code, 2);
+  assert.match(outcome.stderr, /REELBASE_RATE_LIMIT: "lots" is not MAX\/SECONDS \(such as 6000\/600\) or off/);
+});
