@@ -1,86 +1,57 @@
 /**
- * `npm run bench`: autocannon against two reads on both drivers, each seeded with 10,000 videos,
- * beside a bare node:http server answering a JSON body of the same size.
- * Env: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (10), BENCH_VIDEOS (10000). Not part of npm test.
+ * `npm run bench`: reelbase beside its peers (a bare node:http server answering the same body,
+ * json-server 0.17 on the same population) in one run, and the targets of the performance issue,
+ * each marked met or not. BENCH_SCALE=1m adds the million-video cases. Not part of npm test.
  */
 import { mkdirSync, rmSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
-import { serve } from '@reelbase/http';
-import { startBareServer } from './bare-server';
-import { seed, type Driver } from './seed';
-import { formatTable, kilobytes, type Row } from './table';
+import { ceilingCase } from './cases/ceiling';
+import { millionCases } from './cases/million';
+import { readCases } from './cases/reads';
+import { writeCases } from './cases/writes';
+import { notRun, type Bench, type QuickWorld } from './context';
+import { jsonServerDb, quickPopulation, seedStore } from './populations';
+import { describeSettings, readSettings } from './settings';
+import { formatRows, formatTargets } from './table';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const videos = Number(process.env.BENCH_VIDEOS ?? 10_000);
-const drivers: Driver[] = ['sqlite', 'json'];
+const settings = readSettings();
+const b: Bench = {
+  settings,
+  rows: [],
+  targets: [],
+  log: (line) => console.error(line),
+  wants: (name) => !settings.only || name.includes(settings.only),
+};
 
-interface Measure {
-  rps: number;
-  p50: number;
-  p99: number;
-  note: string;
+async function quickWorld(dir: string): Promise<QuickWorld> {
+  const population = quickPopulation(settings.videos);
+  const stores = { sqlite: join(dir, 'quick.db'), json: join(dir, 'quick.json') };
+  const summary = await seedStore('sqlite', stores.sqlite, population);
+  b.log(`seeded ${summary.videos} videos, ${summary.users} users on sqlite in ${(summary.milliseconds / 1000).toFixed(1)} s`);
+  const json = await seedStore('json', stores.json, population);
+  b.log(`seeded the same on json in ${(json.milliseconds / 1000).toFixed(1)} s`);
+  const db = join(dir, 'json-server-db.json');
+  await jsonServerDb('sqlite', stores.sqlite, summary.users, db);
+  return { summary, stores, jsonServerDb: db, dir };
 }
-
-/** Load runs in a worker thread so it does not share the server's event loop. */
-async function measure(url: string): Promise<Measure> {
-  await autocannon({ url, connections, duration: 1, workers: 1 }); // warm-up, discarded
-  const r = await autocannon({ url, connections, duration: seconds, workers: 1 });
-  const failures = r.errors + r.timeouts + r.non2xx;
-  return { rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, note: failures ? `${failures} failed` : '' };
-}
-
-const endpoints = (userId: string, videoId: string) => [
-  { name: 'GET /videos/{id}', path: `/videos/${videoId}` },
-  { name: 'GET /users/{id}/videos?per_page=100', path: `/users/${userId}/videos?per_page=100` },
-];
 
 async function main(): Promise<void> {
-  const root = join(process.cwd(), '.bench', `run-${process.pid}`);
-  console.log(`reelbase bench: ${videos} videos per driver, ${connections} connections, ${seconds} s per target (after 1 s warm-up)`);
-  console.log(`Node ${process.version}, ${availableParallelism()} CPUs; servers on 127.0.0.1, anonymous requests\n`);
-  const results = new Map<string, Row[]>();
-  const bodies = new Map<string, unknown>();
+  console.log(`reelbase bench\n${describeSettings(settings)}\n`);
+  const dir = join(settings.dir, `run-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
   try {
-    for (const driver of drivers) {
-      const dir = join(root, driver);
-      mkdirSync(dir, { recursive: true });
-      const seeded = await seed(driver, dir, videos);
-      console.log(`${driver}: seeded in ${(seeded.seedMs / 1000).toFixed(1)} s`);
-      const server = await serve(seeded.service, { port: 0, host: '127.0.0.1' });
-      try {
-        for (const endpoint of endpoints(seeded.userId, seeded.videoId)) {
-          const check = await fetch(server.url + endpoint.path);
-          const text = await check.text();
-          if (check.status !== 200) throw new Error(`${driver} ${endpoint.path} answered ${check.status}: ${text.slice(0, 300)}`);
-          if (endpoint.path.includes('per_page') && JSON.parse(text).data.length !== Math.min(100, videos)) throw new Error('page is not full');
-          if (!bodies.has(endpoint.name)) bodies.set(endpoint.name, JSON.parse(text));
-          const m = await measure(server.url + endpoint.path);
-          const rows = results.get(endpoint.name) ?? [];
-          rows.push({ endpoint: endpoint.name, target: driver, body: kilobytes(Buffer.byteLength(text)), ratio: null, ...m });
-          results.set(endpoint.name, rows);
-        }
-      } finally {
-        await server.close();
-      }
+    if (b.wants('reads') || b.wants('follow') || b.wants('burst')) {
+      const world = await quickWorld(dir);
+      if (b.wants('reads')) await readCases(b, world);
+      if (b.wants('follow') || b.wants('burst')) await writeCases(b, world);
     }
-    for (const [name, body] of bodies) {
-      const bare = await startBareServer(body);
-      try {
-        const m = await measure(`${bare.url}/`);
-        const rows = results.get(name)!;
-        for (const row of rows) row.ratio = row.rps / m.rps;
-        rows.unshift({ endpoint: name, target: 'bare node:http', body: kilobytes(Buffer.byteLength(JSON.stringify(body))), ratio: 1, ...m });
-      } finally {
-        await bare.close();
-      }
-    }
+    if (b.wants('ceiling')) await ceilingCase(b);
+    if (settings.scale === '1m' && b.wants('lists')) await millionCases(b);
+    else b.targets.push(notRun('1M-video cases (BENCH_SCALE=1m)', 'start < 1 s, p99 < 25 ms, query < 50 ms, RSS < 200 MB'));
   } finally {
-    rmSync(root, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`\n${formatTable([...results.values()].flat())}`);
+  console.log(`${formatRows(b.rows)}\n\n${formatTargets(b.targets)}`);
 }
 
 await main();

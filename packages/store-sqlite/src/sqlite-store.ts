@@ -1,5 +1,6 @@
 import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store } from '@reelbase/core';
 import { Mutex, type Holder } from '@reelbase/core/sql';
+import { ReadSnapshot } from './read-snapshot';
 import type { Operations } from './sqlite-operations';
 import { runTransaction, SqliteTransaction, TOP_LEVEL } from './sqlite-transaction';
 
@@ -10,7 +11,7 @@ const ROOT_WRITE: Holder = {};
  * The root store. Transactions are serialised by a mutex around the one writer connection, and
  * the root store never joins one: its writes queue behind the mutex as their own small
  * transactions, and its reads use a second, read-only connection that sees the last committed
- * state (WAL). An in-memory database has no second connection, so its reads queue too.
+ * state (WAL), one read transaction per turn of the event loop (read-snapshot.ts). An in-memory database has no second connection, so its reads queue too.
  */
 export class SqliteStore implements Store {
   readonly #mutex = new Mutex();
@@ -21,7 +22,9 @@ export class SqliteStore implements Store {
     readonly writer: Operations,
     /** Undefined for ':memory:'. */
     readonly reader: Operations | undefined,
-  ) {}
+  ) {
+    this.#snapshot = reader && new ReadSnapshot(reader.conn);
+  }
 
   async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | null> {
     return this.#read((ops) => ops.get<T>(collection, id));

@@ -5,6 +5,7 @@ import { by } from '../engine/list';
 import { isoTime } from '../representations/common';
 import type { ActivityRecord, ActivityType } from './feed-records';
 import { visibleChannels } from './channel-visibility';
+import { withMembers } from './memberships';
 import { visibleVideos } from './visibility';
 
 export interface NewActivity {
@@ -89,5 +90,5 @@ export function feedFilter(reader: FeedReader, type?: ActivityType): Filter {
   const rules = Object.entries(audiences)
     .filter(([t]) => type === undefined || t === type)
     .map(([t, rule]) => and(eq('type', t), rule(reader)));
-  return and(or(...rules), inSelect('video_id', 'videos', 'id', visibleVideos(reader.user)));
+  return withMembers({ collection: 'activities', where: or(...rules) }, 'video_id', 'videos', visibleVideos(reader.user));
 }

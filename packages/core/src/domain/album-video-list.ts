@@ -5,7 +5,7 @@ import { invalidField } from '../engine/errors';
 import { by, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import type { Context, Reply } from '../engine/operation';
 import type { AlbumRecord, AlbumVideoRecord } from './album-records';
-import { inOrderOf } from './memberships';
+import { inOrderOf, withMembers } from './memberships';
 import { clipSorts, videoListFilter } from './video-lists';
 import { readVideoUri } from './video-uris';
 import { representVideos } from './videos';
@@ -49,7 +49,7 @@ export async function albumVideoPage(ctx: Context<unknown>, album: AlbumRecord, 
   const shown = and(videoListFilter(ctx, { ...p, query: undefined }), search(p));
   const fetch: PageFetch = onRows
     ? async (offset, limit) => {
-        const where = and(eq('album_id', album.id), inSelect('video_id', 'videos', 'id', shown));
+        const where = withMembers({ collection: 'album_videos', where: eq('album_id', album.id) }, 'video_id', 'videos', shown);
         const rows = await ctx.store.find<AlbumVideoRecord>('album_videos', { where, orderBy, offset, limit });
         return { total: rows.total, videos: await inOrderOf<VideoRecord>(ctx.store, 'videos', rows.items.map((r) => r.video_id)) };
       }

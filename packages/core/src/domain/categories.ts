@@ -1,5 +1,6 @@
 import type { Filter, Store } from '../store/store';
 import { and, eq, inSelect, isIn, notIn } from '../store/filters';
+import { withMembers } from './memberships';
 import { categories, subcategoriesOf, type Category } from '../catalog/categories';
 import type { UserRecord, VideoCategoryRecord, VideoRecord } from '../records';
 import { invalidField, notFound } from '../engine/errors';
@@ -33,7 +34,7 @@ export const inCategory = (category: Category): Filter => inSelect('id', 'video_
 export async function lastVideoTime(store: Store, category: Category, viewer: UserRecord | null): Promise<string | null> {
   const row = await store.findOne<VideoCategoryRecord>(
     'video_categories',
-    and(rowsOf(category), inSelect('video_id', 'videos', 'id', visibleVideos(viewer))),
+    withMembers({ collection: 'video_categories', where: rowsOf(category) }, 'video_id', 'videos', visibleVideos(viewer)),
     by('created_time', 'desc'),
   );
   return row?.created_time ?? null;

@@ -8,8 +8,7 @@ import { isoTime } from '../representations/common';
 import type { ChannelRecord, ChannelVideoRecord } from './channel-records';
 import { recordActivity, withdrawActivity } from './activities';
 import { loadChannel } from './channels';
-import { memberPage } from './memberships';
-import { clipSorts, videoListFilter } from './video-lists';
+import { clipSorts, memberVideosPage, onMirror } from './video-lists';
 import { loadVideo } from './videos';
 import { assertCanView } from './visibility';
 
@@ -82,24 +81,15 @@ export const channelVideoSorts = {
   // The channel's own order: the latest added first (no direction: SPEC.md answers 400 to one).
   default: by('created_time', 'desc'),
   manual: by('position', 'asc'),
-  ...clipSorts,
-  modified_time: by('modified_time', 'desc'),
+  // The videos' fields, read from the channel rows' mirrored copies.
+  ...onMirror({ ...clipSorts, modified_time: by('modified_time', 'desc') }),
 };
 export type ChannelVideoSort = keyof typeof channelVideoSorts;
 
-/** Sorts on the channel's rows (when added, manual place); the others sort on the videos' fields. */
-const rowSorts: readonly ChannelVideoSort[] = ['added', 'default', 'manual'];
-
-/** One page of the videos of a channel the caller may see, filtered, sorted and paged in the store. */
+/** One page of the videos of a channel the caller may see, filtered, sorted and paged on the channel's rows. */
 export function channelVideosPage(ctx: Context<unknown>, channel: ChannelRecord, params: ListParams<ChannelVideoSort>, page: Page): Promise<FindResult<VideoRecord>> {
-  const sort = params.sort ?? 'default';
-  return memberPage<VideoRecord>(ctx.store, {
-    rows: { collection: 'channel_videos', where: eq('channel_id', channel.id), memberField: 'video_id' },
-    members: { collection: 'videos', where: videoListFilter(ctx, params) },
-    orderBy: orderOf(channelVideoSorts, sort, params.direction),
-    byRow: rowSorts.includes(sort),
-    page,
-  });
+  const orderBy = orderOf(channelVideoSorts, params.sort ?? 'default', params.direction);
+  return memberVideosPage(ctx, params, { collection: 'channel_videos', where: eq('channel_id', channel.id) }, orderBy, page);
 }
 
 const scanChunk = 500;

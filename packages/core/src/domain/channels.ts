@@ -8,6 +8,27 @@ import type { ChannelRecord, ChannelUserRecord } from './channel-records';
 import { canViewChannel, isModerator } from './channel-visibility';
 import { representContext } from './users';
 
+/** The record a new channel starts as, with no followers, moderators or videos yet (the caller adds its owner's rows). */
+export function newChannel(
+  userId: string,
+  fields: Pick<ChannelRecord, 'name' | 'description' | 'link' | 'privacy_view'>,
+  time: string,
+): Omit<ChannelRecord, 'id'> {
+  return {
+    user_id: userId,
+    ...fields,
+    featured: false,
+    tags: [],
+    categories: [],
+    followers_total: 0,
+    videos_total: 0,
+    moderators_total: 0,
+    privacy_users_total: 0,
+    created_time: time,
+    modified_time: time,
+  };
+}
+
 /** A channel by numeric id or custom `link` alias. */
 export async function findChannel(store: Store, idOrLink: string): Promise<ChannelRecord | null> {
   if (/^\d{1,18}$/.test(idOrLink)) return store.get<ChannelRecord>('channels', idOrLink);

@@ -3,6 +3,15 @@ import { and, contains, eq, inSelect, isIn } from '../store/filters';
 import { by, orderOf, type Page } from '../engine/list';
 import type { UserRecord } from '../records';
 
+/**
+ * The rows matching `rows.where` whose `field` names a member (in `members`, by id) that matches
+ * `where`. The members are looked for among these rows' own: a bare semi-join would first collect
+ * every matching member of the whole collection (every visible video of a million) for a list of
+ * twenty.
+ */
+export const withMembers = (rows: { collection: string; where: Filter }, field: string, members: string, where: Filter): Filter =>
+  and(rows.where, inSelect(field, members, 'id', and(inSelect('id', rows.collection, field, rows.where), where)));
+
 /** The records of `collection` with these ids, in the order of `ids`, in one query. */
 export async function inOrderOf<T extends Doc>(store: Store, collection: string, ids: string[]): Promise<T[]> {
   if (ids.length === 0) return [];
@@ -70,7 +79,7 @@ export async function memberPage<T extends Doc>(store: Store, q: MembershipPage)
     const where = and(inSelect('id', rows.collection, rows.memberField, rows.where), members.where);
     return store.find<T>(members.collection, { where, orderBy, offset, limit });
   }
-  const where = and(rows.where, members.where && inSelect(rows.memberField, members.collection, 'id', members.where));
+  const where = members.where ? withMembers(rows, rows.memberField, members.collection, members.where) : rows.where;
   const found = await store.find(rows.collection, { where, orderBy, offset, limit });
   return { total: found.total, items: await inOrderOf<T>(store, members.collection, found.items.map((r) => String(r[rows.memberField]))) };
 }

@@ -1,13 +1,13 @@
 import { enums, integer, max, min, number, object, optional, type Infer } from 'superstruct';
 import type { Filter } from '../store/store';
-import { and, eq, inSelect, isIn, where } from '../store/filters';
+import { and, eq, isIn, where } from '../store/filters';
 import type { VideoRecord } from '../records';
 import { badRequest, invalidField, notFound } from '../engine/errors';
 import { by, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import type { Context, Reply } from '../engine/operation';
 import { isoTime } from '../representations/common';
 import { pageVideoKind, representPageVideo } from '../representations/ondemand-video';
-import { inOrderOf } from './memberships';
+import { inOrderOf, withMembers } from './memberships';
 import { priceList } from './ondemand-page-fields';
 import type { OndemandPageRecord, PageVideoRecord, SeasonRecord, VideoKind } from './ondemand-records';
 import { countOnPage, seasonFor } from './ondemand-video-rows';
@@ -120,7 +120,7 @@ export type PageVideoSort = keyof typeof pageVideoSorts;
 export async function listPageVideos(ctx: Context<unknown>, rows: Filter, params: ListParams<PageVideoSort, VideoKind>): Promise<Reply> {
   const page = pageOf(params);
   const result = await ctx.store.find<PageVideoRecord>('ondemand_videos', {
-    where: and(rows, params.filter ? eq('type', params.filter) : undefined, inSelect('video_id', 'videos', 'id', visibleVideos(ctx.principal.user))),
+    where: withMembers({ collection: 'ondemand_videos', where: and(rows, params.filter ? eq('type', params.filter) : undefined) }, 'video_id', 'videos', visibleVideos(ctx.principal.user)),
     orderBy: orderOf(pageVideoSorts, params.sort ?? 'default', params.direction),
     offset: page.offset,
     limit: page.limit,

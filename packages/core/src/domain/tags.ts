@@ -1,5 +1,5 @@
-import type { Filter, Store } from '../store/store';
-import { and, eq, inSelect } from '../store/filters';
+import type { Store } from '../store/store';
+import { and, eq } from '../store/filters';
 import type { TagRecord, VideoRecord, VideoTagRecord } from '../records';
 import { ApiError, codes, forbidden, invalidField } from '../engine/errors';
 import type { Context } from '../engine/operation';
@@ -112,5 +112,3 @@ export async function removeTag(store: Store, video: VideoRecord, canonical: str
   });
 }
 
-/** The videos carrying a tag, as a store filter (callers add the visibility rule). */
-export const taggedWith = (canonical: string): Filter => inSelect('id', 'video_tags', 'video_id', eq('tag', canonical));

@@ -11,12 +11,14 @@ import { representVideos } from './videos';
 
 /** A user's own list of videos kept in a user↔video collection, and the User counter that counts its rows. */
 export interface UserVideoList {
-  collection: 'likes' | 'watchlater';
-  counter: 'likes_total' | 'watchlater_total';
+  collection: 'likes' | 'watchlater' | 'watched';
+  counter: 'likes_total' | 'watchlater_total' | 'watched_total';
 }
 
 export const likesList: UserVideoList = { collection: 'likes', counter: 'likes_total' };
 export const watchlaterList: UserVideoList = { collection: 'watchlater', counter: 'watchlater_total' };
+/** Watch history: a row's time is the last time the user watched the video. */
+export const watchedList: UserVideoList = { collection: 'watched', counter: 'watched_total' };
 
 export const userVideoListParams = object(
   listParams({ sort: Object.keys(clipSorts) as ClipSort[], filter: ['embeddable'] as const, query: true, filterEmbeddable: true }),

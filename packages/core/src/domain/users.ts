@@ -19,8 +19,12 @@ export interface NewUser {
 
 /** Creates a user with the defaults every new account gets. */
 export async function createUser(store: Store, now: Date, input: NewUser, defaultAccount = 'pro'): Promise<UserRecord> {
-  const time = isoTime(now);
-  return store.insert<UserRecord>('users', {
+  return store.insert<UserRecord>('users', newUser(input, isoTime(now), defaultAccount));
+}
+
+/** The record a new account starts as: the defaults, then `input`; every counter at 0. */
+export function newUser(input: NewUser, time: string, defaultAccount = 'pro'): Omit<UserRecord, 'id'> {
+  return {
     name: input.name,
     name_key: nameKey(input.name),
     link: input.link ?? null,
@@ -49,7 +53,7 @@ export async function createUser(store: Store, now: Date, input: NewUser, defaul
     pictures_total: 0,
     watchlater_total: 0,
     watched_total: 0,
-  });
+  };
 }
 
 /** Issues a token for a user; the token is answered once and only its hash is stored. */

@@ -1,10 +1,12 @@
-import type { Filter, OrderBy } from '../store/store';
+import type { Filter, FindResult, OrderBy } from '../store/store';
 import { and, contains, eq, or } from '../store/filters';
-import type { VideoRecord } from '../records';
-import { by, embeddableFilter, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
+import type { UserRecord, VideoRecord } from '../records';
+import { by, embeddableFilter, listReply, orderOf, pageOf, type ListParams, type Page } from '../engine/list';
 import type { Context, Reply } from '../engine/operation';
+import { videoField } from '../schema/video-mirror';
+import { memberPage } from './memberships';
 import { representVideos } from './videos';
-import { visibleVideos } from './visibility';
+import { visibleVideos, type VideoFields } from './visibility';
 
 /** The sorts SPEC.md gives most lists of videos (likes, watch later, appearances, categories…). */
 export const clipSorts = {
@@ -51,4 +53,40 @@ export function videoListFilter(ctx: Context<unknown>, params: ListParams): Filt
     embeddable === undefined ? undefined : eq('embeddable', embeddable),
     query ? or(contains('name', query), contains('description', query)) : undefined,
   );
+}
+
+/** A membership of videos whose rows mirror their video (schema/video-mirror.ts), and the rows of one list. */
+export interface VideoMembership {
+  collection: 'video_tags' | 'channel_videos';
+  where: Filter;
+}
+
+const mirroredFields: VideoFields = { id: 'video_id', user_id: videoField('user_id'), privacy_view: videoField('privacy_view') };
+
+/** The rows of a membership list whose videos `viewer` may see, by the visibility rule on the mirrored fields. */
+export const visibleMembers = (viewer: UserRecord | null, list: VideoMembership): Filter => and(list.where, visibleVideos(viewer, mirroredFields));
+
+/** Sorts on video fields as a membership's rows read them, on the mirrored copies (`plays` → `video_plays`). */
+export const onMirror = <K extends string>(sorts: Record<K, OrderBy[]>): Record<K, OrderBy[]> =>
+  Object.fromEntries(Object.entries<OrderBy[]>(sorts).map(([name, order]) => [name, order.map((o) => ({ ...o, field: videoField(o.field) }))])) as Record<K, OrderBy[]>;
+
+/**
+ * A page of the videos of a membership list the caller may see, filtered, sorted (`orderBy` names
+ * row fields or mirrored ones) and paged on the membership's rows, so a deep page of a big list
+ * is one index range. Only `query` reads the videos themselves (among this list's: memberPage).
+ */
+export function memberVideosPage(ctx: Context<unknown>, params: ListParams, list: VideoMembership, orderBy: OrderBy[], page: Page): Promise<FindResult<VideoRecord>> {
+  const embeddable = embeddableFilter(params);
+  const query = params.query?.trim();
+  return memberPage<VideoRecord>(ctx.store, {
+    rows: {
+      collection: list.collection,
+      where: and(visibleMembers(ctx.principal.user, list), embeddable === undefined ? undefined : eq(videoField('embeddable'), embeddable)),
+      memberField: 'video_id',
+    },
+    members: { collection: 'videos', where: query ? or(contains('name', query), contains('description', query)) : undefined },
+    orderBy,
+    byRow: true,
+    page,
+  });
 }

@@ -41,14 +41,23 @@ export async function assertCanView(store: Store, video: VideoRecord, viewer: Us
   throw notFound('video');
 }
 
-/** Videos `viewer` may see listed, whoever owns them. */
-export function visibleVideos(viewer: UserRecord | null): Filter {
-  if (!viewer) return eq('privacy_view', 'anybody');
+/** Where a collection keeps the video fields the rule reads: the videos themselves, or a membership's mirror. */
+export interface VideoFields {
+  id: string;
+  user_id: string;
+  privacy_view: string;
+}
+
+const ownFields: VideoFields = { id: 'id', user_id: 'user_id', privacy_view: 'privacy_view' };
+
+/** Videos `viewer` may see listed, whoever owns them; `f` names the fields (a membership's mirrored copies). */
+export function visibleVideos(viewer: UserRecord | null, f: VideoFields = ownFields): Filter {
+  if (!viewer) return eq(f.privacy_view, 'anybody');
   return or(
-    eq('user_id', viewer.id),
-    eq('privacy_view', 'anybody'),
-    and(eq('privacy_view', 'contacts'), inSelect('user_id', 'follows', 'user_id', eq('target_id', viewer.id))),
-    and(eq('privacy_view', 'users'), inSelect('id', 'video_access', 'video_id', eq('user_id', viewer.id))),
+    eq(f.user_id, viewer.id),
+    eq(f.privacy_view, 'anybody'),
+    and(eq(f.privacy_view, 'contacts'), inSelect(f.user_id, 'follows', 'user_id', eq('target_id', viewer.id))),
+    and(eq(f.privacy_view, 'users'), inSelect(f.id, 'video_access', 'video_id', eq('user_id', viewer.id))),
   );
 }
 

@@ -5,6 +5,7 @@ import { inCategory, loadCategory } from '../domain/categories';
 import { groupSorts, listGroups } from '../domain/group-lists';
 import { visibleVideos } from '../domain/visibility';
 import { and, eq, inSelect } from '../store/filters';
+import { withMembers } from '../domain/memberships';
 
 type Sort = keyof typeof groupSorts;
 
@@ -21,7 +22,7 @@ export const listCategoryGroups = operation({
   async handle(ctx) {
     const category = loadCategory(ctx.path.category);
     const videos = and(inCategory(category), visibleVideos(ctx.principal.user));
-    const rows = and(eq('status', 'approved'), inSelect('video_id', 'videos', 'id', videos));
+    const rows = withMembers({ collection: 'group_videos', where: eq('status', 'approved') }, 'video_id', 'videos', videos);
     return listGroups(ctx, ctx.params as ListParams<Sort>, { where: inSelect('id', 'group_videos', 'group_id', rows), sorts: groupSorts, defaultSort: 'date' });
   },
 });

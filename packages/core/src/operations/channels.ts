@@ -6,7 +6,7 @@ import { since } from '../engine/versions';
 import type { ChannelRecord } from '../domain/channel-records';
 import { channelSorts, listVisibleChannels, type ChannelSort } from '../domain/channel-lists';
 import { addMember } from '../domain/channel-members';
-import { assertChannelOwner, deleteChannelRecords, loadChannel, representOneChannel } from '../domain/channels';
+import { assertChannelOwner, deleteChannelRecords, loadChannel, newChannel, representOneChannel } from '../domain/channels';
 import { stripUndefined } from '../domain/patch';
 import type { UserRecord } from '../records';
 import { isoTime } from '../representations/common';
@@ -71,24 +71,10 @@ export const createChannel = operation({
     const now = ctx.now();
     const time = isoTime(now);
     const p = ctx.params;
+    // Creation spells it `user`, editing `users` (SPEC.md, Channel); it is stored one way.
+    const privacy_view = p.privacy === 'user' ? 'users' : p.privacy;
     const channel = await withUniqueLink(() =>
-      ctx.store.insert<ChannelRecord>('channels', {
-        user_id: user.id,
-        name: p.name,
-        description: p.description ?? '',
-        link: p.link || null,
-        // Creation spells it `user`, editing `users` (SPEC.md, Channel); it is stored one way.
-        privacy_view: p.privacy === 'user' ? 'users' : p.privacy,
-        featured: false,
-        tags: [],
-        categories: [],
-        followers_total: 0,
-        videos_total: 0,
-        moderators_total: 0,
-        privacy_users_total: 0,
-        created_time: time,
-        modified_time: time,
-      }),
+      ctx.store.insert<ChannelRecord>('channels', newChannel(user.id, { name: p.name, description: p.description ?? '', link: p.link || null, privacy_view }, time)),
     );
     await addMember(ctx.store, 'channel_moderators', channel, user, now);
     await addMember(ctx.store, 'channel_followers', channel, user, now);

@@ -2,6 +2,7 @@ import { object } from 'superstruct';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { operation } from '../engine/operation';
 import { and, contains, eq, inSelect } from '../store/filters';
+import { withMembers } from '../domain/memberships';
 import type { UserRecord } from '../records';
 import { loadVisiblePage } from '../domain/ondemand-pages';
 import type { VideoKind } from '../domain/ondemand-records';
@@ -25,7 +26,7 @@ export const listPageLikes = operation({
     const page = pageOf(p);
     const pageVideos = and(eq('page_id', onPage.id), p.filter ? eq('type', p.filter) : undefined);
     // Likes of videos the caller cannot see would tell who watches them: they do not count.
-    const likes = and(inSelect('video_id', 'ondemand_videos', 'video_id', pageVideos), inSelect('video_id', 'videos', 'id', visibleVideos(ctx.principal.user)));
+    const likes = withMembers({ collection: 'likes', where: inSelect('video_id', 'ondemand_videos', 'video_id', pageVideos) }, 'video_id', 'videos', visibleVideos(ctx.principal.user));
     const query = p.query?.trim();
     const result = await ctx.store.find<UserRecord>('users', {
       where: and(inSelect('id', 'likes', 'user_id', likes), query ? contains('name', query) : undefined),

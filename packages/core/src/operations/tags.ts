@@ -1,16 +1,15 @@
 import { object, optional, size, string } from 'superstruct';
 import { notFound } from '../engine/errors';
-import { by, listParams, listReply, pageOf, type ListParams } from '../engine/list';
+import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { created, noContent, ok, operation, type Context } from '../engine/operation';
 import { since } from '../engine/versions';
 import { loadOwnedVideo } from '../domain/owned-video';
-import { addTags, readTagList, readTagWord, rejectParameters, removeTag, taggedWith } from '../domain/tags';
-import { listVisibleVideos } from '../domain/video-lists';
-import { loadVisibleVideo } from '../domain/videos';
-import { visibleVideos } from '../domain/visibility';
+import { addTags, readTagList, readTagWord, rejectParameters, removeTag } from '../domain/tags';
+import { memberVideosPage, onMirror, visibleMembers, type VideoMembership } from '../domain/video-lists';
+import { loadVisibleVideo, representVideos } from '../domain/videos';
 import type { TagRecord } from '../records';
 import { representTag } from '../representations/tag';
-import { and } from '../store/filters';
+import { eq } from '../store/filters';
 
 const viewParams = object({ password: optional(size(string(), 1, 128)) });
 
@@ -102,18 +101,20 @@ export const getTag = operation({
   paths: ['/tags/{word}'],
   async handle(ctx) {
     const tag = await loadTag(ctx);
-    const total = since(ctx.version, 'connections')
-      ? await ctx.store.count('videos', and(taggedWith(tag.id), visibleVideos(ctx.principal.user)))
-      : undefined;
+    const total = since(ctx.version, 'connections') ? await ctx.store.count('video_tags', visibleMembers(ctx.principal.user, tagged(tag))) : undefined;
     return ok(representTag({ name: tag.name, canonical: tag.id }, total), 'tag');
   },
 });
 
-const sorts = {
+/** The rows of a tag's list of videos. */
+const tagged = (tag: TagRecord): VideoMembership => ({ collection: 'video_tags', where: eq('tag', tag.id) });
+
+// The videos' fields, read from the tag rows' mirrored copies.
+const sorts = onMirror({
   created_time: by('created_time', 'desc'),
   duration: by('duration', 'desc'),
   name: by('name', 'asc'),
-};
+});
 type Sort = keyof typeof sorts;
 
 export const listTagVideos = operation({
@@ -124,7 +125,10 @@ export const listTagVideos = operation({
   params: object(listParams({ sort: Object.keys(sorts) as Sort[], query: true })),
   async handle(ctx) {
     const tag = await loadTag(ctx);
-    return listVisibleVideos(ctx, ctx.params as ListParams<Sort>, { where: taggedWith(tag.id), sorts, defaultSort: 'created_time' });
+    const p = ctx.params as ListParams<Sort>;
+    const page = pageOf(p);
+    const result = await memberVideosPage(ctx, p, tagged(tag), orderOf(sorts, p.sort ?? 'created_time', p.direction), page);
+    return listReply(ctx, page, result.total, await representVideos(ctx, result.items), 'video');
   },
 });
 

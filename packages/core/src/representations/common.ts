@@ -13,8 +13,20 @@ export interface RepresentContext {
 /** ISO 8601 with an explicit offset, second precision: `2026-01-02T03:04:05+00:00`. */
 export const isoTime = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, '+00:00');
 
-/** Opaque, stable per resource. */
-export const resourceKey = (kind: string, id: string): string => createHash('sha1').update(`${kind}:${id}`).digest('hex');
+const resourceKeys = new Map<string, string>();
+
+/** Opaque, stable per resource; remembered, since every representation of a page computes several. */
+export function resourceKey(kind: string, id: string): string {
+  const name = `${kind}:${id}`;
+  let key = resourceKeys.get(name);
+  if (key === undefined) {
+    key = createHash('sha1').update(name).digest('hex');
+    // A bounded memory: forget everything rather than track what is least used.
+    if (resourceKeys.size >= 50_000) resourceKeys.clear();
+    resourceKeys.set(name, key);
+  }
+  return key;
+}
 
 export interface Connection {
   uri: string;

@@ -1,0 +1,26 @@
+import type { PopulationSummary } from '@reelbase/core';
+import type { Settings } from './settings';
+import type { Row, Target } from './table';
+
+/** What every case reads and adds to. */
+export interface Bench {
+  settings: Settings;
+  rows: Row[];
+  targets: Target[];
+  log(line: string): void;
+  /** False when BENCH_CASES leaves the case out. */
+  wants(name: string): boolean;
+}
+
+/** The quick population, seeded into both drivers, and json-server's db.json of it. */
+export interface QuickWorld {
+  summary: PopulationSummary;
+  stores: Record<'sqlite' | 'json', string>;
+  jsonServerDb: string;
+  dir: string;
+}
+
+/** A target that was not run (left out by BENCH_CASES or BENCH_SCALE). */
+export const notRun = (name: string, wanted: string): Target => ({ name, ours: '', peers: '', ratio: '', wanted, met: null });
+
+export const percent = (ratio: number): string => `${(ratio * 100).toFixed(0)}%`;

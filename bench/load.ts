@@ -1,0 +1,69 @@
+import autocannon from 'autocannon';
+import type { Settings } from './settings';
+
+/** One measured case against one server. */
+export interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Requests that failed or answered other than 2xx. */
+  failed: number;
+}
+
+/**
+ * autocannon against `url` (in a worker thread, so it does not share the server's CPU time with
+ * this process's event loop): a discarded warm-up, then the measured run.
+ */
+export async function measure(url: string, s: Settings, connections: number): Promise<Measure> {
+  await autocannon({ url, connections, duration: s.warmup, workers: 1 });
+  const r = await autocannon({ url, connections, duration: s.seconds, workers: 1 });
+  return { rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, failed: r.errors + r.timeouts + r.non2xx };
+}
+
+/** A request the write driver sends. */
+export interface WriteRequest {
+  method: string;
+  path: string;
+  token: string;
+  json?: unknown;
+}
+
+export interface Drive {
+  seconds: number;
+  /** Requests answered per second. */
+  throughput: number;
+  p50: number;
+  p99: number;
+  /** How many answers had each status. */
+  statuses: Record<number, number>;
+}
+
+/**
+ * Sends `total` requests, `request(i)` for i = 0…total-1, from `clients` concurrent clients (each
+ * waits for its answer before sending the next), recording every latency.
+ */
+export async function drive(base: string, total: number, clients: number, request: (i: number) => WriteRequest): Promise<Drive> {
+  const latencies: number[] = [];
+  const statuses: Record<number, number> = {};
+  let next = 0;
+  const started = performance.now();
+  const client = async () => {
+    for (let i = next++; i < total; i = next++) {
+      const r = request(i);
+      const sent = performance.now();
+      const res = await fetch(base + r.path, {
+        method: r.method,
+        headers: { authorization: `Bearer ${r.token}`, ...(r.json === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: r.json === undefined ? undefined : JSON.stringify(r.json),
+      });
+      await res.arrayBuffer();
+      latencies.push(performance.now() - sent);
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, client));
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+  return { seconds, throughput: total / seconds, p50: at(0.5), p99: at(0.99), statuses };
+}

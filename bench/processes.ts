@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+/** A server under test in its own process, so its memory and event loop are its own. */
+export interface ServerProcess {
+  url: string;
+  /** Wall time from spawning the process to its listening (node start and module loading included). */
+  startMs: number;
+  /** What it wrote on stderr so far (warnings). */
+  stderr(): string;
+  /** Resident memory now and at its peak, in MiB (Linux /proc; null elsewhere). */
+  memory(): { rss: number; peak: number } | null;
+  stop(): Promise<void>;
+}
+
+const file = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * `reelbase serve` as users run it: the built CLI (`npm run bench` builds first), without the
+ * per-caller request limit, which would answer 429 to a load generator.
+ */
+export function startReelbase(store: string): Promise<ServerProcess> {
+  if (!existsSync(file('../apps/cli/dist/index.js'))) throw new Error('the CLI is not built: run npm run build (npm run bench does)');
+  const args = [file('../apps/cli/bin/reelbase.js'), 'serve', '--store', store, '--port', '0', '--host', '127.0.0.1'];
+  return start('reelbase', args, /^reelbase serving (http:\/\/\S+)/, { REELBASE_RATE_LIMIT: 'off' });
+}
+
+/** A peer, `bench/servers/<script>.ts` with `args`. */
+export const startPeer = (script: 'bare' | 'json-server', args: string[]): Promise<ServerProcess> =>
+  start(script, ['--import', 'tsx', file(`./servers/${script}.ts`), ...args], /^(http:\/\/\S+)$/);
+
+async function start(name: string, args: string[], ready: RegExp, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const match = ready.exec(line);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`bench server ${name} exited with ${code} before listening:\n${stderr}`)));
+  });
+  return {
+    url,
+    startMs: performance.now() - started,
+    stderr: () => stderr,
+    memory: () => memoryOf(child.pid!),
+    stop: () => stop(child),
+  };
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+function memoryOf(pid: number): { rss: number; peak: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+  } catch {
+    return null;
+  }
+}
