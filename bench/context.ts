@@ -20,6 +20,12 @@ export interface QuickWorld {
   dir: string;
 }
 
+/** Adds a measurement, and says so on stderr so a long run shows where it is. */
+export function record(b: Bench, row: Row): void {
+  b.rows.push(row);
+  b.log(`  ${row.case} · ${row.server}: ${row.rps === null ? '' : `${row.rps.toFixed(0)} req/s, `}p99 ${row.p99.toFixed(1)} ms ${row.note}`);
+}
+
 /** A target that was not run (left out by BENCH_CASES or BENCH_SCALE). */
 export const notRun = (name: string, wanted: string): Target => ({ name, ours: '', peers: '', ratio: '', wanted, met: null });
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Bench } from '../context';
+import { record, type Bench } from '../context';
 import { measure } from '../load';
 import { millionStore } from '../populations';
 import { startReelbase } from '../processes';
@@ -19,7 +19,7 @@ export async function millionCases(b: Bench): Promise<void> {
   if (!user || !channel || !tag) throw new Error('the million-video population has no lists');
   const server = await startReelbase(`sqlite:${path}`);
   try {
-    b.rows.push({ case: 'server start (1M videos)', server: 'reelbase sqlite', body: '', rps: null, p50: server.startMs, p99: server.startMs, note: 'spawn to listening' });
+    record(b, { case: 'server start (1M videos)', server: 'reelbase sqlite', body: '', rps: null, p50: server.startMs, p99: server.startMs, note: 'spawn to listening' });
     b.targets.push({
       name: 'server start on 1M videos',
       ours: `${(server.startMs / 1000).toFixed(2)} s`,
@@ -45,14 +45,14 @@ export async function millionCases(b: Bench): Promise<void> {
           const m = await measure(url, b.settings, b.settings.latencyConnections);
           worst = Math.max(worst, m.p99);
           if (m.p99 >= 25 || m.failed) missed++;
-          b.rows.push({ case: `GET ${list.name} sort=${sort} page=${page}`, server: 'reelbase sqlite', body: '', rps: m.rps, p50: m.p50, p99: m.p99, note: m.failed ? `${m.failed} failed` : '' });
+          record(b, { case: `GET ${list.name} sort=${sort} page=${page}`, server: 'reelbase sqlite', body: '', rps: m.rps, p50: m.p50, p99: m.p99, note: m.failed ? `${m.failed} failed` : '' });
         }
       }
     }
     b.targets.push({ name: '1M: pages 1 and 1,000 of 3 lists × 3 sorts, worst p99', ours: `${ms(worst)} ms`, peers: '', ratio: '', wanted: '< 25 ms each', met: missed === 0 });
     const search = `${server.url}/users/${user.id}/videos?query=harbour`;
     const q = await measure(search, b.settings, b.settings.latencyConnections);
-    b.rows.push({ case: 'GET /users/{busiest}/videos?query=harbour', server: 'reelbase sqlite', body: '', rps: q.rps, p50: q.p50, p99: q.p99, note: '' });
+    record(b, { case: 'GET /users/{busiest}/videos?query=harbour', server: 'reelbase sqlite', body: '', rps: q.rps, p50: q.p50, p99: q.p99, note: '' });
     b.targets.push({ name: '1M: a query search, p99', ours: `${ms(q.p99)} ms`, peers: '', ratio: '', wanted: '< 50 ms', met: q.p99 < 50 && !q.failed });
     const memory = server.memory();
     b.targets.push({

@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Bench, QuickWorld } from '../context';
-import { percent } from '../context';
+import { percent, record, type Bench, type QuickWorld } from '../context';
 import { measure, type Measure } from '../load';
 import { startPeer, startReelbase, type ServerProcess } from '../processes';
 import { kilobytes, type Row } from '../table';
@@ -35,7 +34,7 @@ export async function readCases(b: Bench, world: QuickWorld): Promise<void> {
         if (!bodies.has(read.name)) bodies.set(read.name, text);
         const m = await measure(running.url + pathOf(read), b.settings, b.settings.connections);
         results.get(read.name)!.set(server, m);
-        b.rows.push(row(read.name, server, text, m));
+        record(b, row(read.name, server, text, m));
       }
     } finally {
       await running.stop();
@@ -43,7 +42,7 @@ export async function readCases(b: Bench, world: QuickWorld): Promise<void> {
   };
   for (const driver of ['sqlite', 'json'] as const) {
     const server = await startReelbase(`${driver}:${world.stores[driver]}`);
-    b.rows.push({ case: 'server start (quick store)', server: `reelbase ${driver}`, body: '', rps: null, p50: server.startMs, p99: server.startMs, note: 'spawn to listening' });
+    record(b, { case: 'server start (quick store)', server: `reelbase ${driver}`, body: '', rps: null, p50: server.startMs, p99: server.startMs, note: 'spawn to listening' });
     await run(`reelbase ${driver}`, server, (r) => r.path);
   }
   for (const read of reads) {

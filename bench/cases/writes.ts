@@ -1,4 +1,4 @@
-import type { Bench, QuickWorld } from '../context';
+import { record, type Bench, type QuickWorld } from '../context';
 import { drive, type Drive } from '../load';
 import { usersWithTokens } from '../populations';
 import { startReelbase } from '../processes';
@@ -30,7 +30,7 @@ export async function writeCases(b: Bench, world: QuickWorld): Promise<void> {
         });
         await drive(server.url, 10, 1, (i) => follow(followRequests + i));
         const d = await drive(server.url, followRequests, b.settings.latencyConnections, follow);
-        b.rows.push(driveRow('POST /me/following (100 users)', driver, d, 204));
+        record(b, driveRow('POST /me/following (100 users)', driver, d, 204));
         if (driver === 'sqlite') {
           b.targets.push({ name: 'bulk follow of 100 users, p99', ours: `${d.p99.toFixed(1)} ms`, peers: '', ratio: '', wanted: '< 50 ms', met: d.p99 < 50 && ok(d, 204) });
         }
@@ -47,7 +47,7 @@ export async function writeCases(b: Bench, world: QuickWorld): Promise<void> {
         const stored = after.listed - before.listed;
         const counted = after.counter - before.counter;
         const whole = ok(d, 201) && stored === burst.writes && counted === burst.writes;
-        b.rows.push({ ...driveRow('burst: 10,000 comments, 50 clients', driver, d, 201), note: `${d.throughput.toFixed(0)} writes/s in ${d.seconds.toFixed(1)} s; ${stored} stored, ${counted} counted` });
+        record(b, { ...driveRow('burst: 10,000 comments, 50 clients', driver, d, 201), note: `${d.throughput.toFixed(0)} writes/s in ${d.seconds.toFixed(1)} s; ${stored} stored, ${counted} counted` });
         b.targets.push({
           name: `burst of 10,000 writes, 50 clients (${driver})`,
           ours: `${d.throughput.toFixed(0)} writes/s`,
