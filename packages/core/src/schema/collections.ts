@@ -59,9 +59,7 @@ export const schema: Schema = {
     // index order instead of sorted.
     indexes: [
       ['user_id', 'created_time desc'],
-      // By name (then id, the tie-break, so no sort is needed); the description rides along so a
-      // `query` search matches (and counts) its hits in the index instead of reading every video.
-      ['user_id', 'name', 'id', 'description'],
+      ['user_id', 'name'],
       ['user_id', 'modified_time desc'],
       ['user_id', 'duration desc'],
       ['user_id', 'plays desc'],
@@ -70,7 +68,7 @@ export const schema: Schema = {
       // What others see of a user's videos (the visibility rule) by date, plays and name.
       ['user_id', 'privacy_view', 'created_time desc'],
       ['user_id', 'privacy_view', 'plays desc'],
-      ['user_id', 'privacy_view', 'name', 'id', 'description'],
+      ['user_id', 'privacy_view', 'name'],
       // The videos of an embed preset.
       ['preset_id', 'created_time'],
     ],
@@ -145,9 +143,8 @@ export const schema: Schema = {
   video_tags: {
     id: 'auto',
     fields: { video_id: 'string', tag: 'string', created_time: 'string', ...tagMirror.fields },
-    // A video's tags through the unique key; a tag's videos through the list keys, and counted
-    // (the list's total) through the narrowest one.
-    indexes: [['tag', 'video_privacy_view'], ...publicListIndexes('tag', ['created_time desc', 'duration desc', 'name'])],
+    // A video's tags through the unique key; a tag's videos through the list keys.
+    indexes: publicListIndexes('tag', ['created_time desc', 'duration desc', 'name']),
     unique: [['video_id', 'tag']],
     unindexed: ['created_time'],
     mirror: tagMirror.mirror,
