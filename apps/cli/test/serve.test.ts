@@ -98,6 +98,26 @@ describe('serve options', () => {
     }
   });
 
+  it('--trust-proxy (behind a load balancer) keys anonymous allowances by the X-Forwarded-For client; without it, by the socket', async () => {
+    const remaining = async (url: string, client: string) =>
+      (await fetch(`${url}/`, { headers: { 'x-forwarded-for': client } })).headers.get('x-ratelimit-remaining');
+    const behind = await startServe(['--port', '0', '--store', 'json:memory', '--trust-proxy'], dir);
+    try {
+      assert.deepEqual([await remaining(behind.server.url, '203.0.113.7'), await remaining(behind.server.url, '203.0.113.7'), await remaining(behind.server.url, '198.51.100.1')], ['5999', '5998', '5999']);
+    } finally {
+      await behind.stop();
+    }
+    const direct = await startServe(['--port', '0', '--store', 'json:memory'], dir);
+    try {
+      assert.deepEqual([await remaining(direct.server.url, '203.0.113.7'), await remaining(direct.server.url, '198.51.100.1')], ['5999', '5998']);
+    } finally {
+      await direct.stop();
+    }
+    const bad = await cli(['serve', '--port', '0', '--store', 'json:memory'], { cwd: dir, env: { REELBASE_TRUST_PROXY: 'maybe' } });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /REELBASE_TRUST_PROXY: "maybe" is not 1 or 0/);
+  });
+
   it('reports a port already in use as a runtime error (exit 1)', async () => {
     const first = await startServe(['--port', '0', '--store', 'sqlite::memory:'], dir);
     try {

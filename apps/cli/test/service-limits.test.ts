@@ -18,3 +18,14 @@ it('a malformed limit is a usage error (exit 2) naming the variable', async () =
   assert.equal(outcome.code, 2);
   assert.match(outcome.stderr, /REELBASE_RATE_LIMIT: "lots" is not MAX\/SECONDS \(such as 6000\/600\) or off/);
 });
+
+it('REELBASE_TEST_CLOCK (tests only) stops the service clock at an instant; a malformed one is a usage error', async () => {
+  const created = await cli(['users', 'create', '--name', 'Then', '--store', 'json:memory', '--json'], { env: { REELBASE_TEST_CLOCK: '2030-01-01T00:10:00Z' } });
+  assert.equal(created.code, 0, created.stderr);
+  assert.equal(JSON.parse(created.stdout).created_time, '2030-01-01T00:10:00+00:00');
+  for (const bad of ['tomorrow', '2030-13-01T00:00:00Z', '1893456000']) {
+    const outcome = await cli(['users', 'create', '--name', 'x', '--store', 'json:memory'], { env: { REELBASE_TEST_CLOCK: bad } });
+    assert.equal(outcome.code, 2, bad);
+    assert.match(outcome.stderr, new RegExp(`REELBASE_TEST_CLOCK: "${bad}" is not an ISO 8601 time`));
+  }
+});

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createService, schema } from '@reelbase/core';
+import { createService, memoryRateLimiter, schema, type RateLimit, type RateLimiter } from '@reelbase/core';
 import { createClient, serve, type RunningServer } from '@reelbase/http';
 import { openJsonStore } from '@reelbase/store-json';
 import { drivers, expectError, Harness, TestClock, type Answer, type Fixture } from '../src/index';
@@ -139,6 +139,31 @@ describe('rate limiting: configuration and client addresses', () => {
     } finally {
       await h.stop();
     }
+  });
+
+  it("counts with the store's shared limiter when it offers one (several servers on one database); a rateLimiter option wins", async () => {
+    const limit = { max: 3, windowSeconds: 60 };
+    const asked: string[] = [];
+    const store = Object.assign(await openJsonStore({ schema }), {
+      sharedRateLimiter: (given: RateLimit): RateLimiter => ({
+        take: (key) => {
+          assert.deepEqual(given, limit);
+          asked.push(key);
+          return { limit: 3, remaining: 0, reset: new Date('2026-01-02T03:05:00Z'), allowed: false };
+        },
+      }),
+    });
+    const clock = new TestClock().now;
+    const shared = createService({ store, clock, config: { rateLimit: limit } });
+    const refused = await shared.handle(null, { method: 'GET', url: '/' });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers['X-RateLimit-Reset'], '2026-01-02T03:05:00+00:00');
+    assert.deepEqual(asked, ['address:local']);
+    const own = createService({ store, clock, config: { rateLimit: limit }, rateLimiter: memoryRateLimiter(limit) });
+    assert.equal((await own.handle(null, { method: 'GET', url: '/' })).headers['X-RateLimit-Remaining'], '2');
+    const off = createService({ store, clock, config: { rateLimit: null } });
+    assert.equal((await off.handle(null, { method: 'GET', url: '/' })).status, 200);
+    assert.deepEqual(asked, ['address:local'], 'neither the option nor a switched-off limit asks the store');
   });
 
   describe('behind a trusted proxy', () => {

@@ -3,6 +3,7 @@ import { describeTables, INDEX_PREFIX, isText, quote, wantedIndexes, type SqlTab
 import type { Pool, PoolClient } from 'pg';
 import { columnType, DOC_COLUMN, identifier, PG_TYPES, type PgTables } from './pg-columns';
 import { MIRROR_PREFIX, planMirror, type MirrorCatalog } from './pg-mirror';
+import { createRateTable, RATE_TABLE } from './pg-rate-limiter';
 
 /** Any number that serves as the lock every opening process takes before changing the schema. */
 const SCHEMA_LOCK = 7_243_118_015;
@@ -54,8 +55,8 @@ async function readCatalog(db: PoolClient): Promise<Catalog> {
 /**
  * The statements that bring the database to the schema: new tables, columns for newly declared
  * fields (backfilled from the JSON document, or the source of a mirror), retyped columns, the
- * driver's indexes and the mirrors' triggers. None when it already matches, which is what every
- * open after the first finds.
+ * driver's indexes, the mirrors' triggers and the shared rate limiter's table. None when it
+ * already matches, which is what every open after the first finds.
  */
 function plan(schema: Schema, tables: PgTables, catalog: Catalog): string[] {
   const ddl: string[] = [];
@@ -63,6 +64,7 @@ function plan(schema: Schema, tables: PgTables, catalog: Catalog): string[] {
   for (const table of tables.values()) added.set(table, planTable(ddl, schema, table, catalog));
   // Mirrors read other tables, so they come once every table is in shape.
   for (const table of tables.values()) ddl.push(...planMirror(table, tables, catalog, added.get(table)!));
+  if (!catalog.columns.has(RATE_TABLE)) ddl.push(createRateTable);
   return ddl;
 }
 

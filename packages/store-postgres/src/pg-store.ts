@@ -1,7 +1,8 @@
-import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store } from '@reelbase/core';
+import type { Doc, Filter, FindOptions, FindResult, OrderBy, RateLimit, RateLimiter, Store } from '@reelbase/core';
 import { Mutex, type Holder } from '@reelbase/core/sql';
 import type { Pool, QueryResultRow } from 'pg';
 import type { Operations } from './pg-operations';
+import { pgRateLimiter } from './pg-rate-limiter';
 import { abortedBy, PgTransaction, TransactionState } from './pg-transaction';
 import { isRetryable, type Executor } from './pg-types';
 
@@ -92,6 +93,11 @@ export class PgStore implements Store {
         await backOff(attempt);
       }
     });
+  }
+
+  /** Counts in the database, so that every server on it spends one allowance per caller. */
+  sharedRateLimiter(limit: RateLimit): RateLimiter {
+    return pgRateLimiter(this.pool, limit);
   }
 
   async close(): Promise<void> {

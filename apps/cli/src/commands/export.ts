@@ -9,11 +9,12 @@ import { formatBytes, VideoFileTally } from '../dump/video-files';
 import { writeDump } from '../dump/write-dump';
 import { line, type CliIo } from '../io';
 import { describeStore, openExistingStore, storeSpecFrom } from '../store-spec';
-import { storeOption } from './options';
+import { filesDefault, storeOption } from './options';
 
 interface ExportOptions {
   store?: string;
   file?: string;
+  files?: string;
 }
 
 /** `reelbase export`: the whole store as a JSON-lines dump; counts and a note on video files go to stderr. */
@@ -23,6 +24,7 @@ export function registerExport(program: Command, io: CliIo): void {
     .description('write every document of a store, ids included, as a JSON-lines dump on stdout (or --file)')
     .addOption(storeOption())
     .option('--file <path>', 'write the dump to this file instead of stdout (it appears only once complete)')
+    .option('--files <dir>', `the store's video files directory, named in the note on them (${filesDefault})`)
     .addHelpText('after', '\nVideo files are not in the dump: copy the files directory too (reelbase migrate does both).\n\nExample:\n  reelbase export --store json:./data/reelbase.json > dump.jsonl')
     .action(async (opts: ExportOptions) => {
       const env = envOf(io);
@@ -49,7 +51,7 @@ export function registerExport(program: Command, io: CliIo): void {
       if (files.files > 0) {
         line(
           io.stderr,
-          `Video files are not in the dump: the videos reference ${files.files} (${formatBytes(files.bytes)}) in ${filesDirOf(spec, env, cwd)}; ` +
+          `Video files are not in the dump: the videos reference ${files.files} (${formatBytes(files.bytes)}) in ${filesDirOf(spec, env, cwd, opts.files)}; ` +
             "copy that directory to the target's files directory (REELBASE_FILES, or files/ next to its database).",
         );
       }

@@ -2,19 +2,20 @@ import { createReadStream, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { schema } from '@reelbase/core';
-import { cwdOf, envOf, filesDirOf } from '../context';
+import { cwdOf, envOf, keptFilesDirOf } from '../context';
 import { importInto } from '../dump/import-store';
 import { readDump } from '../dump/read-dump';
 import { VideoFileTally } from '../dump/video-files';
 import { UsageError } from '../errors';
 import type { CliIo } from '../io';
 import { describeStore, openStore, storeSpecFrom } from '../store-spec';
-import { jsonOption, storeOption } from './options';
+import { filesDefault, jsonOption, storeOption } from './options';
 import { parseBatchSize, restoreOptions, runRestore, type RestoreOptions } from './restore-options';
 
 interface ImportOptions extends RestoreOptions {
   store?: string;
   file?: string;
+  files?: string;
 }
 
 /** `reelbase import`: a dump from stdin or --file into an empty store, verified by counts. */
@@ -23,7 +24,8 @@ export function registerImport(program: Command, io: CliIo): void {
     .command('import')
     .description('load a dump (stdin, or --file) into an empty store, ids and sequences included, and verify every count')
     .addOption(storeOption())
-    .option('--file <path>', 'read the dump from this file instead of stdin');
+    .option('--file <path>', 'read the dump from this file instead of stdin')
+    .option('--files <dir>', `the store's video files directory, where the files the dump references are checked (${filesDefault})`);
   restoreOptions(command)
     .addOption(jsonOption())
     .addHelpText('after', '\nExample:\n  reelbase import --store sqlite:./data/reelbase.db < dump.jsonl')
@@ -37,7 +39,7 @@ export function registerImport(program: Command, io: CliIo): void {
       if (file && !existsSync(file)) throw new Error(`there is no dump file at ${file}`);
       const spec = storeSpecFrom(opts.store, env, cwd);
       // An in-memory store has no files directory worth checking.
-      const files = new VideoFileTally(spec.path === null ? undefined : filesDirOf(spec, env, cwd));
+      const files = new VideoFileTally(keptFilesDirOf(spec, env, cwd, opts.files));
       const store = await openStore(spec);
       try {
         await runRestore(io, opts, describeStore(spec), files, 'Imported', async () => ({

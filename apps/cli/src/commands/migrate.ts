@@ -1,14 +1,13 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { schema } from '@reelbase/core';
-import { cwdOf, envOf, filesDirOf } from '../context';
+import { cwdOf, envOf, filesDirOf, keptFilesDirOf } from '../context';
 import { exportStore } from '../dump/export-store';
 import { importInto } from '../dump/import-store';
 import { copyFilesDir, VideoFileTally } from '../dump/video-files';
 import { UsageError } from '../errors';
 import type { CliIo } from '../io';
 import { describeStore, openExistingStore, openStore, parseStoreSpec } from '../store-spec';
-import { jsonOption } from './options';
+import { filesDefault, jsonOption } from './options';
 import { parseBatchSize, restoreOptions, runRestore, type RestoreOptions } from './restore-options';
 
 interface MigrateOptions extends RestoreOptions {
@@ -18,7 +17,7 @@ interface MigrateOptions extends RestoreOptions {
   toFiles?: string;
 }
 
-const storeForms = 'sqlite:PATH | json:PATH | …';
+const storeForms = 'sqlite:PATH | json:PATH | postgres://… | …';
 
 /**
  * `reelbase migrate`: export piped straight into import, store to store (any drivers), then the
@@ -30,8 +29,8 @@ export function registerMigrate(program: Command, io: CliIo): void {
     .description('copy a store into another (e.g. json to sqlite): every document, ids and sequences included, and its video files')
     .requiredOption('--from <spec>', `the store to copy (${storeForms}); it must exist`)
     .requiredOption('--to <spec>', `the store to copy into (${storeForms}); created when missing, must be empty unless --replace`)
-    .option('--from-files <dir>', "the source's video files directory (default: REELBASE_FILES, else files/ next to its database)")
-    .option('--to-files <dir>', "the target's video files directory (default: REELBASE_FILES, else files/ next to its database)");
+    .option('--from-files <dir>', `the source's video files directory (${filesDefault})`)
+    .option('--to-files <dir>', `the target's video files directory (${filesDefault})`);
   restoreOptions(command)
     .addOption(jsonOption())
     .addHelpText('after', '\nExample:\n  reelbase migrate --from json:./data/reelbase.json --to sqlite:./data/reelbase.db')
@@ -42,11 +41,11 @@ export function registerMigrate(program: Command, io: CliIo): void {
       const from = parseStoreSpec(opts.from, cwd);
       const to = parseStoreSpec(opts.to, cwd);
       if (from.path !== null && from.path === to.path) throw new UsageError(`--from and --to name the same file (${from.path})`);
-      const fromFiles = opts.fromFiles ? resolve(cwd, opts.fromFiles) : filesDirOf(from, env, cwd);
-      const toFiles = opts.toFiles ? resolve(cwd, opts.toFiles) : filesDirOf(to, env, cwd);
-      // An in-memory target keeps no files worth copying.
-      const copyFiles = to.path !== null && fromFiles !== toFiles;
-      const files = new VideoFileTally(to.path === null ? undefined : toFiles);
+      if (from.url !== undefined && describeStore(from) === describeStore(to)) throw new UsageError(`--from and --to name the same database (${describeStore(from)})`);
+      const fromFiles = filesDirOf(from, env, cwd, opts.fromFiles);
+      // An in-memory target keeps no files worth copying; a PostgreSQL one keeps them in a directory as a file store does.
+      const toFiles = keptFilesDirOf(to, env, cwd, opts.toFiles);
+      const files = new VideoFileTally(toFiles);
       const source = await openExistingStore(from);
       try {
         const target = await openStore(to);
@@ -55,7 +54,7 @@ export function registerMigrate(program: Command, io: CliIo): void {
             let copiedFrom: string | undefined;
             const checks = await importInto(target, schema, { replace: !!opts.replace, batchSize }, async (sink) => {
               // Files first (once the target is known to be empty or emptied), so their check sees them.
-              if (copyFiles && (await copyFilesDir(fromFiles, toFiles))) copiedFrom = fromFiles;
+              if (toFiles !== undefined && toFiles !== fromFiles && (await copyFilesDir(fromFiles, toFiles))) copiedFrom = fromFiles;
               await exportStore(source, schema, files.wrap(sink));
             });
             return { checks, copiedFrom };

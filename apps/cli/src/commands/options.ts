@@ -7,6 +7,9 @@ export const storeOption = () =>
     'store to open: sqlite:PATH | sqlite::memory: | json:PATH | json:memory | postgres://USER:PASS@HOST:PORT/DB (env REELBASE_STORE; default sqlite:./data/reelbase.db)',
   );
 
+/** Where a store's video files are unless a flag says: as `serve` chooses them. */
+export const filesDefault = 'default: REELBASE_FILES, else files/ next to its database, ./data/files for PostgreSQL';
+
 export const jsonOption = () => new Option('--json', 'print machine-readable JSON on stdout');
 
 /** Accumulates a repeatable flag's values. */

@@ -13,6 +13,7 @@ interface ServeOptions {
   host?: string;
   store?: string;
   cors?: string;
+  trustProxy?: boolean;
 }
 
 /** `reelbase serve`: the HTTP API on a store; a store without users gets an `admin` and a one-time token. */
@@ -24,16 +25,21 @@ export function registerServe(program: Command, io: CliIo): void {
     .option('--host <host>', 'address to bind (env HOST; default 127.0.0.1; 0.0.0.0 for every interface)')
     .addOption(storeOption())
     .option('--cors <origins>', 'origins allowed by CORS: *, a comma list of origins, or none (env REELBASE_CORS; default *)')
+    .option(
+      '--trust-proxy',
+      'behind a load balancer or reverse proxy: take the client address (rate limits) from the last X-Forwarded-For entry and link origins from X-Forwarded-Proto/Host (env REELBASE_TRUST_PROXY=1)',
+    )
     .action(async (opts: ServeOptions) => {
       const env = envOf(io);
       const port = parsePort(opts.port ?? fromEnv(env, 'PORT') ?? '8080');
       const host = opts.host ?? fromEnv(env, 'HOST') ?? '127.0.0.1';
       const corsFlag = opts.cors ?? fromEnv(env, 'REELBASE_CORS');
       const cors = corsFlag === undefined ? undefined : parseCors(corsFlag);
+      const trustProxy = opts.trustProxy ?? parseSwitch('REELBASE_TRUST_PROXY', fromEnv(env, 'REELBASE_TRUST_PROXY'));
       const { service, target, filesDir } = await openService(io, opts.store);
       let running;
       try {
-        running = await serve(service, { port, host, cors, filesDir });
+        running = await serve(service, { port, host, cors, filesDir, trustProxy });
       } catch (e) {
         await service.close();
         throw new Error(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
@@ -93,6 +99,15 @@ export function parsePort(value: string): number {
   const port = /^\d{1,5}$/.test(value) ? Number(value) : NaN;
   if (!(port >= 0 && port <= 65535)) throw new UsageError(`invalid port "${value}": expected 0 to 65535`);
   return port;
+}
+
+/** An on/off variable: 1/true/yes or 0/false/no; unset is off. */
+function parseSwitch(name: string, value: string | undefined): boolean {
+  if (value === undefined) return false;
+  const v = value.trim().toLowerCase();
+  if (['1', 'true', 'yes'].includes(v)) return true;
+  if (['0', 'false', 'no'].includes(v)) return false;
+  throw new UsageError(`${name}: "${value}" is not 1 or 0 (true/false, yes/no)`);
 }
 
 /** `*`, `none`, or a comma list of origins such as `https://app.example.com,http://localhost:3000`. */

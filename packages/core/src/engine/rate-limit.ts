@@ -29,27 +29,35 @@ export interface RateLimiter {
   take(key: string, now: Date): RateQuota | Promise<RateQuota>;
 }
 
+/** The number of the fixed window `now` falls in (multiples of `windowSeconds` since the epoch). */
+export const rateWindow = (now: Date, windowSeconds: number): number => Math.floor(now.getTime() / (windowSeconds * 1000));
+
+/** The quota of the `used`-th request (this one included) of window number `window`. */
+export const rateQuota = ({ max, windowSeconds }: RateLimit, window: number, used: number): RateQuota => ({
+  limit: max,
+  remaining: Math.max(0, max - used),
+  reset: new Date((window + 1) * windowSeconds * 1000),
+  allowed: used <= max,
+});
+
 /**
  * Fixed windows aligned on multiples of `windowSeconds` since the epoch, so every key resets at
  * the same instants and a shared store can count in one row per key and window. When a window
  * ends the whole map is dropped: memory holds one window's callers, and nothing is written per request.
  */
-export function memoryRateLimiter({ max, windowSeconds }: RateLimit): RateLimiter {
-  const windowMs = windowSeconds * 1000;
+export function memoryRateLimiter(limit: RateLimit): RateLimiter {
   let window = Number.NaN;
-  let reset = new Date(0);
   let counts = new Map<string, number>();
   return {
     take(key, now) {
-      const current = Math.floor(now.getTime() / windowMs);
+      const current = rateWindow(now, limit.windowSeconds);
       if (current !== window) {
         window = current;
-        reset = new Date((current + 1) * windowMs);
         counts = new Map();
       }
       const used = (counts.get(key) ?? 0) + 1;
       counts.set(key, used);
-      return { limit: max, remaining: Math.max(0, max - used), reset, allowed: used <= max };
+      return rateQuota(limit, current, used);
     },
   };
 }

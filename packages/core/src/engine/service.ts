@@ -20,7 +20,7 @@ export interface ServiceOptions {
   config?: Partial<ServiceConfig>;
   /** Where unexpected errors (bugs) are reported, with the request (its Authorization redacted); defaults to console.error. */
   onError?: (error: unknown, request: ServiceRequest) => void;
-  /** Counts requests per caller in place of the in-memory limiter built from `config.rateLimit`. */
+  /** Counts requests per caller in place of the store's shared limiter or the in-memory one built from `config.rateLimit`. */
   rateLimiter?: RateLimiter;
 }
 
@@ -45,7 +45,7 @@ export function createEngine(options: ServiceOptions): Service {
   const { store } = options;
   const route = createRouter(options.operations);
   const onError = options.onError ?? ((e: unknown) => console.error('reelbase: unexpected error', e));
-  const limiter = options.rateLimiter ?? (config.rateLimit ? memoryRateLimiter(config.rateLimit) : null);
+  const limiter = options.rateLimiter ?? (config.rateLimit ? (store.sharedRateLimiter?.(config.rateLimit) ?? memoryRateLimiter(config.rateLimit)) : null);
 
   const respond = (reply: Reply, version: Version, fields: string | undefined): ServiceResponse => {
     // No answer may be sniffed into another type (an uploaded file or JSON rendered as HTML).

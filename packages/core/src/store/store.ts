@@ -1,3 +1,5 @@
+import type { RateLimit, RateLimiter } from '../engine/rate-limit';
+
 /**
  * The storage contract every driver implements. All domain logic lives in core; a driver only
  * stores documents and answers the query forms below, pushing filters, sorting and paging into
@@ -83,6 +85,12 @@ export interface Store {
    */
   transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R>;
   close(): Promise<void>;
+  /**
+   * A request counter shared by every process on this store's database, for a driver whose store
+   * several servers open at once (PostgreSQL). It counts outside any transaction. Absent where one
+   * process owns the store (SQLite, JSON): the service then counts in memory.
+   */
+  sharedRateLimiter?(limit: RateLimit): RateLimiter;
 }
 
 /** Thrown by insert/update when a unique key would be duplicated. */
