@@ -19,12 +19,13 @@ const file = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 /**
  * `reelbase serve` as users run it: the built CLI (`npm run bench` builds first), without the
- * per-caller request limit, which would answer 429 to a load generator.
+ * per-caller request limit, which would answer 429 to a load generator. `env` adds variables
+ * (REELBASE_FILES for a PostgreSQL store).
  */
-export function startReelbase(store: string): Promise<ServerProcess> {
+export function startReelbase(store: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   if (!existsSync(file('../apps/cli/dist/index.js'))) throw new Error('the CLI is not built: run npm run build (npm run bench does)');
   const args = [file('../apps/cli/bin/reelbase.js'), 'serve', '--store', store, '--port', '0', '--host', '127.0.0.1'];
-  return start('reelbase', args, /^reelbase serving (http:\/\/\S+)/, { REELBASE_RATE_LIMIT: 'off' });
+  return start('reelbase', args, /^reelbase serving (http:\/\/\S+)/, { ...env, REELBASE_RATE_LIMIT: 'off' });
 }
 
 /** A peer, `bench/servers/<script>.ts` with `args`. */

@@ -7,6 +7,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ceilingCase } from './cases/ceiling';
 import { millionCases } from './cases/million';
+import { postgresCases } from './cases/postgres';
 import { readCases } from './cases/reads';
 import { writeCases } from './cases/writes';
 import { notRun, type Bench, type QuickWorld } from './context';
@@ -40,11 +41,12 @@ async function main(): Promise<void> {
   const dir = join(settings.dir, `run-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   try {
-    if (b.wants('reads') || b.wants('follow') || b.wants('burst')) {
+    if (b.wants('reads') || b.wants('follow') || b.wants('burst') || (b.wants('postgres') && settings.postgres)) {
       const world = await quickWorld(dir);
       if (b.wants('reads')) await readCases(b, world);
+      if (b.wants('postgres')) await postgresCases(b, world);
       if (b.wants('follow') || b.wants('burst')) await writeCases(b, world);
-    }
+    } else if (b.wants('postgres')) await postgresCases(b, null);
     if (b.wants('ceiling')) await ceilingCase(b);
     if (settings.scale === '1m' && b.wants('lists')) await millionCases(b);
     else b.targets.push(notRun('1M-video cases (BENCH_SCALE=1m)', 'start < 1 s, p99 < 25 ms, query < 50 ms, RSS < 200 MB'));

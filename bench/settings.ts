@@ -19,6 +19,11 @@ export interface Settings {
   only: string | null;
   /** Where stores are seeded; the million-video store is kept there between runs (BENCH_DIR, default .bench). */
   dir: string;
+  /**
+   * A PostgreSQL server for the postgres cases (BENCH_POSTGRES, else REELBASE_TEST_POSTGRES, as
+   * scripts/with-postgres.sh sets it): they run in a throwaway database on it (the user needs CREATEDB).
+   */
+  postgres: string | null;
 }
 
 const number = (name: string, fallback: number): number => {
@@ -40,6 +45,7 @@ export function readSettings(): Settings {
     videos: number('BENCH_VIDEOS', 10_000),
     only: process.env.BENCH_CASES || null,
     dir: process.env.BENCH_DIR || join(process.cwd(), '.bench'),
+    postgres: process.env.BENCH_POSTGRES || process.env.REELBASE_TEST_POSTGRES || null,
   };
 }
 
@@ -48,5 +54,13 @@ export const describeSettings = (s: Settings): string =>
     `Node ${process.version}, ${availableParallelism()} CPUs; every server in its own process on 127.0.0.1, anonymous reads.`,
     `autocannon in a worker thread: ${s.warmup} s warm-up, then ${s.seconds} s per case; throughput cases ${s.connections} connections, ` +
       `latency cases (p99 targets) ${s.latencyConnections} connection${s.latencyConnections === 1 ? '' : 's'}.`,
-    `Scale ${s.scale}${s.only ? `, cases matching "${s.only}"` : ''}. Env: BENCH_SECONDS BENCH_WARMUP BENCH_CONNECTIONS BENCH_LATENCY_CONNECTIONS BENCH_SCALE BENCH_VIDEOS BENCH_CASES BENCH_DIR.`,
+    `Scale ${s.scale}${s.only ? `, cases matching "${s.only}"` : ''}. Env: BENCH_SECONDS BENCH_WARMUP BENCH_CONNECTIONS BENCH_LATENCY_CONNECTIONS BENCH_SCALE BENCH_VIDEOS BENCH_CASES BENCH_DIR BENCH_POSTGRES.`,
+    s.postgres ? `PostgreSQL cases on ${describePostgres(s.postgres)} (a throwaway database).` : 'PostgreSQL cases not run (set BENCH_POSTGRES=postgres://…).',
   ].join('\n');
+
+/** The server a URL names, without its password. */
+function describePostgres(url: string): string {
+  const parsed = new URL(url);
+  parsed.password = '';
+  return `${parsed.host}${parsed.pathname}`;
+}

@@ -8,7 +8,7 @@ import { probe } from '../media/probe';
 import type { VideoRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { representUserSummary } from '../representations/user';
-import { newBlobKey, stagingKey, uploadId, uploadLinks } from '../uploads/uploads';
+import { finishedBlobKey, stagingKey, uploadId, uploadLinks } from '../uploads/uploads';
 
 /**
  * The streaming approach: POST /me/videos with upload.approach streaming gives a ticket; the
@@ -93,18 +93,25 @@ export const completeStreamingUpload = operation({
     }
     const blobs = ctx.blobs;
     if (!blobs) throw uploadServerError('No file storage is attached to this transport.');
-    const staged = stagingKey(uploadId(video.id, video.upload.secret));
-    const info = await blobs.stat(staged).catch(() => {
-      throw uploadServerError('The file storage could not be read.');
-    });
+    const id = uploadId(video.id, video.upload.secret);
+    const staged = stagingKey(id);
+    const key = finishedBlobKey(video.id, id);
+    // This runs in the request's transaction, which PostgreSQL may run again after a conflict: an
+    // earlier run (or an earlier request whose transaction failed) may have moved the file to `key`.
+    const read = (k: string) =>
+      blobs.stat(k).catch(() => {
+        throw uploadServerError('The file storage could not be read.');
+      });
+    const fresh = await read(staged);
+    const at = fresh ? staged : key;
+    const info = fresh ?? (await read(key));
     if (!info) throw new ApiError(404, 5006, 'The video file does not exist.', 'No bytes were sent to the upload_link yet.');
-    const found = await probe(blobs.reader(staged), info.size).catch(() => null);
+    const found = await probe(blobs.reader(at), info.size).catch(() => null);
     if (!found) {
-      await blobs.delete(staged);
+      await blobs.delete(at);
       throw new ApiError(400, 2502, 'The video file format is invalid.', 'The file is not an MP4/QuickTime or WebM/Matroska video.');
     }
-    const key = newBlobKey(video.id);
-    const moved = await blobs.move(staged, key).catch(() => {
+    const moved = at === key ? info : await blobs.move(staged, key).catch(() => {
       throw uploadServerError('The file could not be moved into place.');
     });
     const saved = await ctx.store.update<VideoRecord>('videos', video.id, {

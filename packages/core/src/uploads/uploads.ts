@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ReadAt } from '../blobs/blob-store';
 import type { Service } from '../engine/service';
 import { ApiError } from '../engine/errors';
@@ -187,5 +187,12 @@ export async function failUpload(service: Service, id: string, reason: string): 
 
 /** A blob key for a new file of a video. */
 export const newBlobKey = (videoId: string): string => `videos/${videoId}/${randomBytes(12).toString('hex')}`;
+
+/**
+ * The key a staged upload (`id`, as in its link) is kept under once complete: derived from the
+ * id, so a transaction run again (PostgreSQL retries on conflicts) finds the file where its first
+ * run moved it. The secret in the id is hashed, never written out.
+ */
+export const finishedBlobKey = (videoId: string, id: string): string => `videos/${videoId}/${createHash('sha256').update(id).digest('hex').slice(0, 24)}`;
 
 
