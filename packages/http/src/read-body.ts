@@ -6,6 +6,9 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/** A request has a body only when it declares one (RFC 9112 §6.3); most GETs skip reading altogether. */
+export const hasBody = (req: IncomingMessage): boolean => req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+
 /** Reads the whole body, refusing more than `limit` bytes as soon as they arrive. */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);

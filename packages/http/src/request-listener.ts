@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, type Service, type ServiceResponse } from '@reelbase/core';
 import { corsHeaders, preflightHeaders, type CorsOrigins } from './cors';
-import { BodyTooLargeError, readBody } from './read-body';
+import { BodyTooLargeError, hasBody, readBody } from './read-body';
 import { FsBlobStore } from './fs-blob-store';
 import { createTusHandler, tusPath } from './tus';
 import { runPull } from './pull';
@@ -54,12 +54,12 @@ export function createRequestListener(service: Service, options: ListenerOptions
     }
     let answer: ServiceResponse;
     try {
-      const body = await readBody(req, limit);
+      const body = hasBody(req) ? await readBody(req, limit) : undefined;
       answer = await service.handle(undefined, {
         method: method === 'HEAD' ? 'GET' : method,
         url: req.url ?? '/',
         headers: req.headers,
-        body: body.length ? body : undefined,
+        body: body?.length ? body : undefined,
         baseUrl: origin(req, trustProxy),
         blobs,
         clientAddress: clientAddress(req, trustProxy),
@@ -146,8 +146,9 @@ function write(res: ServerResponse, answer: ServiceResponse, extra: Record<strin
     res.writeHead(answer.status, headers).end();
     return;
   }
-  const payload = Buffer.from(JSON.stringify(answer.body));
-  headers['Content-Length'] = String(payload.length);
+  // Ended as a string, node:http sends headers and body in one write, with no copy into a Buffer first.
+  const payload = JSON.stringify(answer.body);
+  headers['Content-Length'] = String(Buffer.byteLength(payload));
   res.writeHead(answer.status, headers).end(head ? undefined : payload);
 }
 

@@ -15,7 +15,8 @@ export class ReadSnapshot {
   /** Called before a root read. */
   enter(): void {
     if (this.#open) return;
-    this.conn.db.exec('BEGIN');
+    // Prepared once (the connection's cache): exec() would parse the statement on every turn.
+    this.conn.run('BEGIN');
     this.#open = true;
     setImmediate(() => this.end());
   }
@@ -24,6 +25,6 @@ export class ReadSnapshot {
   end(): void {
     if (!this.#open) return;
     this.#open = false;
-    if (this.conn.db.inTransaction) this.conn.db.exec('COMMIT');
+    if (this.conn.db.inTransaction) this.conn.run('COMMIT');
   }
 }

@@ -36,14 +36,14 @@ export async function representVideos(ctx: Context<unknown>, videos: VideoRecord
   // Finds without a limit need no separate count.
   const folderIds = [...new Set(videos.flatMap((v) => (v.parent_folder ? [v.parent_folder] : [])))];
   const [owners, folders, liked, watchlater, watched, moderatedChannels] = await Promise.all([
-    ctx.store.find<UserRecord>('users', { where: isIn('id', ownerIds) }),
+    ownersOf(ctx.store, ownerIds),
     folderIds.length ? ctx.store.find<ProjectRecord>('projects', { where: isIn('id', folderIds) }) : { items: [], total: 0 },
     viewer ? timesByVideo(ctx.store, 'likes', viewer.id, videoIds) : new Map<string, string>(),
     viewer ? timesByVideo(ctx.store, 'watchlater', viewer.id, videoIds) : new Map<string, string>(),
     viewer ? timesByVideo(ctx.store, 'watched', viewer.id, videoIds) : new Map<string, string>(),
     viewer ? ctx.store.count('channel_moderators', eq('user_id', viewer.id)) : 0,
   ]);
-  const byId = new Map(owners.items.map((u) => [u.id, u]));
+  const byId = new Map(owners.map((u) => [u.id, u]));
   const folderById = new Map(folders.items.map((f) => [f.id, f]));
   const rc = representContext(ctx);
   return videos.map((v) =>
@@ -55,6 +55,13 @@ export async function representVideos(ctx: Context<unknown>, videos: VideoRecord
       (v.parent_folder && folderById.get(v.parent_folder)) || null,
     ),
   );
+}
+
+/** The owners of a page of videos; one owner (a single video, one user's page) is a point read. */
+async function ownersOf(store: Store, ids: string[]): Promise<UserRecord[]> {
+  if (ids.length !== 1) return (await store.find<UserRecord>('users', { where: isIn('id', ids) })).items;
+  const owner = await store.get<UserRecord>('users', ids[0]);
+  return owner ? [owner] : [];
 }
 
 /** video id → time of the viewer's row in a user↔video membership collection. */
