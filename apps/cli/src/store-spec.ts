@@ -65,7 +65,8 @@ export function describeStore(spec: StoreSpec): string {
 /**
  * Opens the store a spec names, creating the file's directory. Drivers are imported lazily so a
  * command that talks HTTP never loads better-sqlite3, lowdb or pg. `bulk`: for a command that
- * writes a great deal at once (`seed`), a SQLite store gets a larger page cache.
+ * writes a great deal at once (`seed`), a SQLite store gets a larger page cache and is opened for
+ * a bulk load (indexes of empty tables built at close; see store-sqlite's bulk-load.ts).
  */
 export async function openStore(spec: StoreSpec, { bulk = false }: { bulk?: boolean } = {}): Promise<Store> {
   if (spec.url) {
@@ -75,7 +76,7 @@ export async function openStore(spec: StoreSpec, { bulk = false }: { bulk?: bool
   if (spec.path) mkdirSync(dirname(spec.path), { recursive: true });
   if (spec.driver === 'sqlite') {
     const { openSqliteStore } = await import('@reelbase/store-sqlite');
-    return openSqliteStore({ schema, path: spec.path ?? ':memory:', ...(bulk ? { cacheMiB: 256 } : {}) });
+    return openSqliteStore({ schema, path: spec.path ?? ':memory:', ...(bulk ? { cacheMiB: 256, bulkLoad: true } : {}) });
   }
   const { openJsonStore } = await import('@reelbase/store-json');
   return openJsonStore(spec.path ? { schema, path: spec.path } : { schema });

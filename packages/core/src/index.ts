@@ -2,6 +2,7 @@ export * from './store/store';
 export * from './store/schema-types';
 export * from './store/filters';
 export * from './store/sequences';
+export { Deferred } from './store/deferred';
 export { schema } from './schema/collections';
 export { createService, type CreateServiceOptions } from './service';
 export type { Service, ServiceOptions } from './engine/service';

@@ -1,21 +1,6 @@
+import { Deferred } from '@reelbase/core';
 import type { Mutex } from './mutex';
 import type { UndoJournal } from './undo-journal';
-
-/** A promise settled from outside: the file write that makes some commits durable. */
-class Flush {
-  readonly promise: Promise<void>;
-  resolve!: () => void;
-  reject!: (error: unknown) => void;
-
-  constructor() {
-    this.promise = new Promise<void>((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
-    // Every waiter handles the failure; this keeps a flush nobody waits on from crashing the process.
-    this.promise.catch(() => undefined);
-  }
-}
 
 /**
  * Group commit for a store that holds its data in memory and persists it whole. A transaction
@@ -32,9 +17,9 @@ export class GroupCommit {
   /** Journals of the transactions committed in memory and not yet snapshotted, oldest first. */
   #unflushed: UndoJournal[] = [];
   /** The write that will hold the commits not yet snapshotted. */
-  #next: Flush | null = null;
+  #next: Deferred | null = null;
   /** The write in progress. */
-  #inFlight: Flush | null = null;
+  #inFlight: Deferred | null = null;
   #writing = false;
 
   constructor(
@@ -47,7 +32,7 @@ export class GroupCommit {
   committed(journal: UndoJournal): void {
     this.#unflushed.push(journal);
     if (this.#next) return;
-    this.#next = new Flush();
+    this.#next = new Deferred();
     if (!this.#writing) void this.#writeLoop();
   }
 
@@ -63,7 +48,7 @@ export class GroupCommit {
   async #writeLoop(): Promise<void> {
     this.#writing = true;
     while (this.#next) {
-      let flush!: Flush;
+      let flush!: Deferred;
       let journals!: UndoJournal[];
       let write!: Promise<void>;
       await this.mutex.run(() => {
@@ -90,7 +75,7 @@ export class GroupCommit {
   }
 
   /** Under the mutex: takes back the failed write's transactions and every later one. */
-  #undo(journals: UndoJournal[], flush: Flush, error: unknown): void {
+  #undo(journals: UndoJournal[], flush: Deferred, error: unknown): void {
     const undone = [...journals, ...this.#unflushed.splice(0)];
     for (let i = undone.length - 1; i >= 0; i--) undone[i].rollbackTo(0);
     const later = this.#next;

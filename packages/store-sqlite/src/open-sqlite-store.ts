@@ -1,6 +1,8 @@
 import type { Schema, Store } from '@reelbase/core';
 import Database from 'better-sqlite3';
+import { beginBulkLoad } from './bulk-load';
 import { LOWER_FUNCTION } from './compile-filter';
+import { CountCache } from './count-cache';
 import { Connection } from './sqlite-connection';
 import { Operations } from './sqlite-operations';
 import { describeSchema, ensureSchema } from './sqlite-schema';
@@ -18,6 +20,11 @@ export interface SqliteStoreOptions {
    * from more: its inserts land all over every index.
    */
   cacheMiB?: number;
+  /**
+   * Opened to be filled in bulk (`reelbase seed`): the indexes of empty tables are built at close()
+   * and, in an empty database, commits are synced only then (bulk-load.ts). close() must run.
+   */
+  bulkLoad?: boolean;
 }
 
 /**
@@ -34,9 +41,10 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     writer.db.pragma('journal_mode = WAL');
     writer.db.pragma('synchronous = FULL');
     ensureSchema(writer, options.schema, tables);
+    const endLoad = options.bulkLoad ? beginBulkLoad(writer, options.schema, tables) : undefined;
     // Opened after the schema exists, so the reader never sees a half-created database.
     const reader = memory ? undefined : connect(new Database(options.path, { readonly: true, fileMustExist: true }), cacheMiB);
-    return new SqliteStore(new Operations(writer, tables), reader && new Operations(reader, tables));
+    return new SqliteStore(new Operations(writer, tables), reader && new Operations(reader, tables, new CountCache(reader)), endLoad);
   } catch (error) {
     writer.close();
     throw error;

@@ -10,6 +10,7 @@ import {
   type OrderBy,
 } from '@reelbase/core';
 import { compileFilter } from './compile-filter';
+import type { CountCache } from './count-cache';
 import { mirroredColumns } from './sqlite-mirror';
 import { compileFind, compileWhere } from './compile-query';
 import { columnValues, decodeRow, encodeBody, mergePatch, toSql, toSqlId, type Body, type Row } from './row-codec';
@@ -23,9 +24,14 @@ import type { SqlValue } from './sqlite-types';
  * they are inside one.
  */
 export class Operations {
+  readonly #inserts = new Map<Table, InsertStatement>();
+  readonly #insertsWithId = new Map<Table, InsertStatement>();
+
   constructor(
     readonly conn: Connection,
     readonly tables: Tables,
+    /** On the read-only connection: totals remembered while the database is unchanged. */
+    private readonly counts?: CountCache,
   ) {}
 
   table(collection: string): Table {
@@ -72,7 +78,8 @@ export class Operations {
     const table = this.table(collection);
     const row = this.#row(table, id);
     if (!row) return null;
-    return this.#save<T>(table, row, mergePatch(JSON.parse(row.doc) as Body, patch));
+    const before = JSON.parse(row.doc) as Body;
+    return this.#save<T>(table, row, before, mergePatch(before, patch));
   }
 
   increment<T extends Doc>(collection: string, id: string, field: string, by: number): T | null {
@@ -84,7 +91,7 @@ export class Operations {
     const current = body[field] ?? 0;
     if (typeof current !== 'number') throw new TypeError(`increment ${collection}.${field}: the field holds a ${typeof current}, not a number`);
     // Read-modify-write keeps JS number semantics exactly; callers run it in one transaction.
-    return this.#save<T>(table, row, { ...body, [field]: current + by });
+    return this.#save<T>(table, row, body, { ...body, [field]: current + by });
   }
 
   delete(collection: string, id: string): boolean {
@@ -103,7 +110,7 @@ export class Operations {
     const table = this.table(collection);
     const params: SqlValue[] = [];
     const sql = `SELECT count(*) AS n FROM ${table.sql}${compileWhere(this.tables, table, where, params)}`;
-    return this.conn.get<{ n: number }>(sql, params)?.n ?? 0;
+    return this.counts ? this.conn.snapshot(() => this.#count(sql, params)) : this.#count(sql, params);
   }
 
   find<T extends Doc>(collection: string, options: FindOptions = {}): FindResult<T> {
@@ -115,7 +122,7 @@ export class Operations {
       const items = this.conn.all<Row>(select, [...params, limit ?? -1, offset]).map((row) => decodeRow<T>(row));
       // A short page that is non-empty (or starts at 0) tells the total without counting.
       const short = limit === undefined || items.length < limit;
-      const total = short && (items.length > 0 || offset === 0) ? offset + items.length : (this.conn.get<{ n: number }>(count, params)?.n ?? 0);
+      const total = short && (items.length > 0 || offset === 0) ? offset + items.length : this.#count(count, params);
       return { items, total };
     };
     // Without a limit the page is the total: one statement, which needs no snapshot of its own.
@@ -128,37 +135,61 @@ export class Operations {
     return row ? decodeRow<T>(row) : null;
   }
 
+  #count(sql: string, params: SqlValue[]): number {
+    return this.counts ? this.counts.count(sql, params) : (this.conn.get<{ n: number }>(sql, params)?.n ?? 0);
+  }
+
   /** Inserts with `id` in the id column, or lets an auto one be assigned when it is undefined. */
   #insert<T extends Doc>(table: Table, doc: Record<string, unknown>, id: string | number | undefined): T {
     const { body, json } = encodeBody(doc);
-    const cols = [DOC_COLUMN, ...table.columns.map(quote)];
+    const { sql, mirror } = this.#insertStatement(table, id !== undefined);
     const values: SqlValue[] = [json, ...columnValues(table, body)];
-    const exprs = cols.map(() => '?');
-    if (id !== undefined) {
-      cols.unshift('id');
-      exprs.unshift('?');
-      values.unshift(id);
-    }
+    if (id !== undefined) values.unshift(id);
     // Mirrored columns are read from their source in the same statement (sqlite-mirror.ts).
-    const mirror = mirroredColumns(table, this.tables);
-    if (mirror) {
-      cols.push(...mirror.columns);
-      exprs.push(...mirror.expressions);
-      values.push(...mirror.columns.map(() => toSql(body[mirror.key])));
-    }
-    const sql = `INSERT INTO ${table.sql} (${cols.join(', ')}) VALUES (${exprs.join(', ')})`;
+    if (mirror) values.push(...mirror.columns.map(() => toSql(body[mirror.key])));
     const { lastInsertRowid } = this.#write(table, () => this.conn.run(sql, values));
     return { id: String(id ?? lastInsertRowid), ...body } as T;
+  }
+
+  /** The INSERT of a table, with or without the id column, built once per table (every row of a bulk load takes it). */
+  #insertStatement(table: Table, withId: boolean): InsertStatement {
+    const cache = withId ? this.#insertsWithId : this.#inserts;
+    let statement = cache.get(table);
+    if (!statement) {
+      const cols = [...(withId ? ['id'] : []), DOC_COLUMN, ...table.columns.map(quote)];
+      const exprs = cols.map(() => '?');
+      const mirror = mirroredColumns(table, this.tables);
+      if (mirror) {
+        cols.push(...mirror.columns);
+        exprs.push(...mirror.expressions);
+      }
+      statement = { sql: `INSERT INTO ${table.sql} (${cols.join(', ')}) VALUES (${exprs.join(', ')})`, mirror };
+      cache.set(table, statement);
+    }
+    return statement;
   }
 
   #row(table: Table, id: string): Row | undefined {
     return this.conn.get<Row>(`SELECT id, ${DOC_COLUMN} FROM ${table.sql} WHERE id = ?`, [toSqlId(table, id)]);
   }
 
-  #save<T extends Doc>(table: Table, row: Row, doc: Body): T {
+  /**
+   * Rewrites the document and only the columns whose value changes from `before` (the stored
+   * body): SQLite rewrites the entries of every index on a column the UPDATE sets, changed or not,
+   * and an increment of a users counter would otherwise dirty a page in each of its six indexes.
+   */
+  #save<T extends Doc>(table: Table, row: Row, before: Body, doc: Body): T {
     const { body, json } = encodeBody(doc);
-    const sets = [DOC_COLUMN, ...table.columns.map(quote)].map((col) => `${col} = ?`).join(', ');
-    this.#write(table, () => this.conn.run(`UPDATE ${table.sql} SET ${sets} WHERE id = ?`, [json, ...columnValues(table, body), row.id]));
+    const old = columnValues(table, before);
+    const sets = [DOC_COLUMN];
+    const values: SqlValue[] = [json];
+    columnValues(table, body).forEach((value, i) => {
+      if (value === old[i]) return;
+      sets.push(quote(table.columns[i]));
+      values.push(value);
+    });
+    const assignments = sets.map((col) => `${col} = ?`).join(', ');
+    this.#write(table, () => this.conn.run(`UPDATE ${table.sql} SET ${assignments} WHERE id = ?`, [...values, row.id]));
     return { id: String(row.id), ...body } as T;
   }
 
@@ -170,6 +201,12 @@ export class Operations {
       throw conflict(table, error) ?? error;
     }
   }
+}
+
+interface InsertStatement {
+  sql: string;
+  /** The mirrored columns and the document field keying their lookups, bound once per column. */
+  mirror: { key: string; columns: string[] } | null;
 }
 
 function conflict(table: Table, error: unknown): StoreConflictError | undefined {

@@ -1,5 +1,5 @@
 import type { CollectionSchema, FieldType, Schema } from '@reelbase/core';
-import { describeTables, INDEX_PREFIX, isText, quote, wantedIndexes, type SqlTable, type SqlTables } from '@reelbase/core/sql';
+import { describeTables, INDEX_PREFIX, isText, quote, wantedIndexes, type SqlTable, type SqlTables, type WantedIndex } from '@reelbase/core/sql';
 import type { Connection } from './sqlite-connection';
 import { ensureMirror } from './sqlite-mirror';
 
@@ -88,11 +88,12 @@ function ensureTable(conn: Connection, collection: CollectionSchema, table: Tabl
     if (table.columns.includes(field)) conn.run(`UPDATE ${table.sql} SET ${quote(field)} = json_extract(${DOC_COLUMN}, ?)`, [jsonPath(field)]);
   }
 
-  for (const [name, index] of wanted) {
-    const cols = index.keys
-      .map(({ field, desc }) => `${quote(field)}${!index.unique && isText(table, field) ? ' COLLATE NOCASE' : ''}${desc ? ' DESC' : ''}`)
-      .join(', ');
-    conn.db.exec(`CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${quote(name)} ON ${table.sql} (${cols})`);
-  }
+  for (const [name, index] of wanted) conn.db.exec(createIndexSql(table, name, index));
   return added;
+}
+
+/** The statement that creates a wanted index unless it exists. */
+export function createIndexSql(table: Table, name: string, index: WantedIndex): string {
+  const cols = index.keys.map(({ field, desc }) => `${quote(field)}${!index.unique && isText(table, field) ? ' COLLATE NOCASE' : ''}${desc ? ' DESC' : ''}`).join(', ');
+  return `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${quote(name)} ON ${table.sql} (${cols})`;
 }

@@ -1,29 +1,36 @@
 import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store } from '@reelbase/core';
 import { Mutex, type Holder } from '@reelbase/core/sql';
+import { DEFAULT_GROUP_LIMITS, GroupCommit } from './group-commit';
 import { ReadSnapshot } from './read-snapshot';
 import type { Operations } from './sqlite-operations';
-import { runTransaction, SqliteTransaction, TOP_LEVEL } from './sqlite-transaction';
+import { SqliteTransaction } from './sqlite-transaction';
 
-/** The holder of the writer mutex for a one-statement write of the root store. */
+/** The holder of the writer mutex for a one-statement call of the root store, and for close. */
 const ROOT_WRITE: Holder = {};
 
 /**
  * The root store. Transactions are serialised by a mutex around the one writer connection, and
- * the root store never joins one: its writes queue behind the mutex as their own small
- * transactions, and its reads use a second, read-only connection that sees the last committed
+ * the root store never joins one: its writes queue behind the mutex like transactions of their
+ * own, and its reads use a second, read-only connection that sees the last committed
  * state (WAL), one read transaction per turn of the event loop (read-snapshot.ts). An in-memory database has no second connection, so its reads queue too.
+ * Writes queued together share one COMMIT (group-commit.ts) and are acknowledged after it.
  */
 export class SqliteStore implements Store {
   readonly #mutex = new Mutex();
   readonly #snapshot: ReadSnapshot | undefined;
+  readonly #groups: GroupCommit;
   #closed = false;
 
   constructor(
     readonly writer: Operations,
     /** Undefined for ':memory:'. */
     readonly reader: Operations | undefined,
+    /** Ends a bulk load (bulk-load.ts) before the connections close. */
+    private readonly endLoad?: () => void,
   ) {
     this.#snapshot = reader && new ReadSnapshot(reader.conn);
+    // Reads move past a commit before it is acknowledged to its writers.
+    this.#groups = new GroupCommit(writer.conn.db, DEFAULT_GROUP_LIMITS, () => this.#snapshot?.end());
   }
 
   async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | null> {
@@ -76,8 +83,13 @@ export class SqliteStore implements Store {
 
   async transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R> {
     const tx = new SqliteTransaction(this.writer, undefined, 0);
-    // The commit is acknowledged to the caller only after reads moved past it.
-    return this.#exclusive(tx, () => runTransaction(tx, TOP_LEVEL, fn).finally(() => this.#snapshot?.end()));
+    return this.#grouped(tx, async () => {
+      try {
+        return await fn(tx);
+      } finally {
+        tx.finish();
+      }
+    });
   }
 
   async close(): Promise<void> {
@@ -86,25 +98,38 @@ export class SqliteStore implements Store {
     this.#closed = true;
     // Let queued transactions and writes finish; the writer closes last so it checkpoints the WAL.
     await this.#mutex.run(ROOT_WRITE, () => {
+      this.#groups.commit();
       this.#snapshot?.end();
-      this.reader?.conn.close();
-      this.writer.conn.close();
+      try {
+        this.endLoad?.();
+      } finally {
+        this.reader?.conn.close();
+        this.writer.conn.close();
+      }
     });
   }
 
   #read<R>(fn: (ops: Operations) => R): R | Promise<R> {
-    if (!this.reader) return this.#exclusive(ROOT_WRITE, () => fn(this.writer));
+    if (!this.reader) {
+      // Reads never see writes whose COMMIT is still to come.
+      return this.#exclusive(ROOT_WRITE, () => (this.#groups.commit(), fn(this.writer)));
+    }
     this.#checkOpen();
     this.#snapshot!.enter();
     return fn(this.reader);
   }
 
   #write<R>(fn: (ops: Operations) => R): Promise<R> {
-    return this.#exclusive(ROOT_WRITE, () => {
-      const result = this.writer.conn.immediate(() => fn(this.writer));
-      this.#snapshot?.end();
-      return result;
-    });
+    return this.#grouped(ROOT_WRITE, () => fn(this.writer));
+  }
+
+  /** Runs a write in its turn, grouped with the writes queued behind it; answers after their COMMIT. */
+  async #grouped<R>(holder: Holder, body: () => R | Promise<R>): Promise<R> {
+    const turn = this.#exclusive(holder, () => this.#groups.run(body));
+    this.#groups.queued();
+    const { result, durable } = await turn;
+    await durable;
+    return result;
   }
 
   #exclusive<R>(holder: Holder, fn: () => R | Promise<R>): Promise<R> {

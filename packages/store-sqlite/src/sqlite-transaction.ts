@@ -1,42 +1,18 @@
 import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store } from '@reelbase/core';
 import { Mutex, type Holder } from '@reelbase/core/sql';
 import type { Operations } from './sqlite-operations';
-
-/** The statements that open, keep and undo one transaction level. */
-interface Level {
-  begin: string;
-  commit: string;
-  rollback: string[];
-}
-
-export const TOP_LEVEL: Level = { begin: 'BEGIN IMMEDIATE', commit: 'COMMIT', rollback: ['ROLLBACK'] };
+import { runInLevel, savepoint, type Level } from './transaction-level';
 
 // Sibling transactions are serialised, so one savepoint name per depth never clashes.
-const savepoint = (depth: number): Level => ({
-  begin: `SAVEPOINT rb_sp_${depth}`,
-  commit: `RELEASE rb_sp_${depth}`,
-  rollback: [`ROLLBACK TO rb_sp_${depth}`, `RELEASE rb_sp_${depth}`],
-});
+const nestedLevel = (depth: number): Level => savepoint(`rb_sp_${depth}`);
 
 /**
- * Runs `fn(tx)` between `level.begin` and `level.commit`, undoing everything on a throw. The
- * caller holds the mutex that serialises this level.
+ * Runs `fn(tx)` in `level`, undoing everything on a throw, and closes `tx` after. The caller holds
+ * the mutex that serialises this level.
  */
 export async function runTransaction<R>(tx: SqliteTransaction, level: Level, fn: (tx: Store) => Promise<R>): Promise<R> {
-  const db = tx.operations.conn.db;
-  db.exec(level.begin);
   try {
-    const result = await fn(tx);
-    db.exec(level.commit);
-    return result;
-  } catch (error) {
-    try {
-      // SQLite may already have rolled back on its own (SQLITE_FULL, SQLITE_IOERR…).
-      if (db.inTransaction) for (const sql of level.rollback) db.exec(sql);
-    } catch {
-      // The original error matters more than a failed undo of an already-undone transaction.
-    }
-    throw error;
+    return await runInLevel(tx.operations.conn.db, level, () => fn(tx));
   } finally {
     tx.finish();
   }
@@ -116,7 +92,7 @@ export class SqliteTransaction implements Store, Holder {
     const child = new SqliteTransaction(this.operations, this, this.depth + 1);
     return this.#children.run(child, () => {
       this.#ops();
-      return runTransaction(child, savepoint(child.depth), fn);
+      return runTransaction(child, nestedLevel(child.depth), fn);
     });
   }
 

@@ -318,3 +318,63 @@ describe('sqlite store: writes and transactions', () => {
     });
   });
 });
+
+describe('sqlite store: group commit', () => {
+  /** Logs the writer's BEGIN, COMMIT and ROLLBACK into `log`; a `failures` entry makes the next COMMIT throw it. */
+  function watchWriter(store: Store, log: string[], failures: Error[] = []): void {
+    const db = (store as SqliteStore).writer.conn.db;
+    const exec = db.exec.bind(db);
+    db.exec = (sql: string) => {
+      if (/^(BEGIN IMMEDIATE|COMMIT|ROLLBACK)$/.test(sql)) log.push(sql);
+      const failure = sql === 'COMMIT' ? failures.shift() : undefined;
+      if (failure) throw failure;
+      return exec(sql);
+    };
+  }
+
+  it('commits writes queued together once, and acknowledges each only after that COMMIT', async () => {
+    await withStore(async (store) => {
+      const log: string[] = [];
+      watchWriter(store, log);
+      const write = (name: string) =>
+        store
+          .transaction(async (tx) => {
+            log.push(`run ${name}`);
+            await tx.insert('users', { name });
+            assert.equal(await tx.count('users'), name.charCodeAt(0) - 'a'.charCodeAt(0) + 1, 'a write sees the group before it');
+          })
+          .then(() => log.push(`acknowledged ${name}`));
+      await Promise.all([write('a'), write('b'), store.insert('users', { name: 'c' }).then(() => log.push('acknowledged c')), write('d')]);
+      assert.deepEqual(log, ['BEGIN IMMEDIATE', 'run a', 'run b', 'run d', 'COMMIT', 'acknowledged a', 'acknowledged b', 'acknowledged c', 'acknowledged d']);
+      assert.equal(await store.count('users'), 4);
+    });
+  });
+
+  it('fails every write of a group whose COMMIT fails, keeps none of them, and goes on writing', async () => {
+    const path = freshPath();
+    const lost = new Error('disk I/O error');
+    await withStore(async (store) => {
+      await store.insert('users', { name: 'kept' });
+      const log: string[] = [];
+      watchWriter(store, log, [lost]);
+      const own = new Error('own failure');
+      const settled = await Promise.allSettled([
+        store.transaction(async (tx) => tx.insert('users', { name: 'a' })),
+        store.insert('users', { name: 'b' }),
+        store.transaction(async (tx) => {
+          await tx.insert('users', { name: 'c' });
+          throw own;
+        }),
+        store.transaction(async (tx) => tx.update('users', '1', { name: 'renamed' })),
+      ]);
+      assert.deepEqual(
+        settled.map((s) => (s.status === 'rejected' ? s.reason : s.status)),
+        [lost, lost, own, lost],
+      );
+      assert.deepEqual(log, ['BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK']);
+      assert.deepEqual((await store.find('users')).items.map((u) => u.name), ['kept']);
+      await store.insert('users', { name: 'after' });
+    }, path);
+    await withStore(async (store) => assert.deepEqual((await store.find('users')).items.map((u) => u.name), ['kept', 'after']), path);
+  });
+});

@@ -241,5 +241,63 @@ export function transactionTests(driver: StoreTestDriver): void {
           ['A', 'B', 'root'],
         );
       }));
+
+    it('of concurrent transactions, one that throws mid-way loses its writes and the others keep theirs', () =>
+      withStore(driver, async (store) => {
+        await seedSmall(store);
+        const boom = new Error('boom');
+        const settled = await Promise.allSettled([
+          store.transaction(async (tx) => (await tx.insert<Person>('people', { name: 'C' })).name),
+          store.transaction(async (tx) => {
+            await tx.insert('people', { name: 'lost' });
+            await tx.increment('people', '1', 'score', 100);
+            await tx.transaction(async (tx2) => tx2.insert('tags', { id: 'lost', label: 'L' }));
+            throw boom;
+          }),
+          store.insert<Person>('people', { name: 'D' }).then((person) => person.name),
+          store.transaction(async (tx) => {
+            await tx.transaction(async (tx2) => tx2.increment('people', '1', 'score', 1));
+            return (await tx.get<Doc & { score: number }>('people', '1'))?.score;
+          }),
+        ]);
+        assert.deepEqual(
+          settled.map((s) => (s.status === 'fulfilled' ? s.value : s.reason)),
+          ['C', boom, 'D', 2],
+        );
+        assert.deepEqual(
+          (await store.find<Person>('people')).items.map((p) => p.name),
+          ['A', 'B', 'C', 'D'],
+        );
+        assert.equal((await store.get<Doc & { score: number }>('people', '1'))?.score, 2);
+        assert.deepEqual(ids(await store.find('tags')), ['t']);
+      }));
+
+    it('of concurrent transactions, one that violates a unique key fails alone, even against another of them', () =>
+      withStore(driver, async (store) => {
+        await seedSmall(store);
+        const settled = await Promise.allSettled([
+          store.transaction(async (tx) => tx.insert('follows', { user_id: '2', target_id: '1' })),
+          store.transaction(async (tx) => {
+            await tx.insert('people', { name: 'C' });
+            await tx.insert('follows', { user_id: '1', target_id: '2' });
+          }),
+          store.transaction(async (tx) => tx.insert('follows', { user_id: '2', target_id: '1' })),
+          store.transaction(async (tx) => tx.insert('tags', { id: 'u', label: 'U' })),
+        ]);
+        assert.deepEqual(
+          settled.map((s) => s.status),
+          ['fulfilled', 'rejected', 'rejected', 'fulfilled'],
+        );
+        for (const i of [1, 2]) assert.ok((settled[i] as PromiseRejectedResult).reason instanceof StoreConflictError, `transaction ${i}`);
+        assert.deepEqual(
+          (await store.find('follows')).items.map((f) => [f.user_id, f.target_id]),
+          [
+            ['1', '2'],
+            ['2', '1'],
+          ],
+        );
+        assert.deepEqual(ids(await store.find('people')), ['1', '2']);
+        assert.deepEqual(ids(await store.find('tags')), ['t', 'u']);
+      }));
   });
 }
