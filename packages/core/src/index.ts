@@ -13,7 +13,7 @@ export type { Operation, Context, Reply, Method } from './engine/operation';
 export { operations } from './operations';
 export { createRouter, type Route } from './engine/router';
 export { ApiError } from './engine/errors';
-export { memoryRateLimiter, rateLimitedCode, rateQuota, rateWindow, type RateLimit, type RateLimiter, type RateQuota } from './engine/rate-limit';
+export { memoryRateLimiter, rateLimitedCode, rateQuota, rateReset, rateWindow, type RateLimit, type RateLimiter, type RateQuota } from './engine/rate-limit';
 export { scopes, parseScopes, type Scope } from './engine/scopes';
 export { parseAcceptVersion, formatVersion, type Version } from './engine/versions';
 export { createUser, createToken, findUser, type NewUser } from './domain/users';

@@ -1,4 +1,4 @@
-import { rateQuota, rateWindow, type RateLimit, type RateLimiter } from '@reelbase/core';
+import { rateQuota, rateReset, rateWindow, type RateLimit, type RateLimiter } from '@reelbase/core';
 import type { Pool } from 'pg';
 
 /** The driver's own table (no collection): one row per caller key and fixed window, holding its request count. */
@@ -26,7 +26,7 @@ export function pgRateLimiter(pool: Pool, limit: RateLimit): RateLimiter {
         await pool.query(`DELETE FROM ${RATE_TABLE} WHERE window_number < $1`, [window]);
       }
       const { rows } = await pool.query<{ count: number }>(count, [key, window]);
-      return rateQuota(limit, window, rows[0].count);
+      return rateQuota(limit, rateReset(window, limit.windowSeconds), rows[0].count);
     },
   };
 }

@@ -32,11 +32,14 @@ export interface RateLimiter {
 /** The number of the fixed window `now` falls in (multiples of `windowSeconds` since the epoch). */
 export const rateWindow = (now: Date, windowSeconds: number): number => Math.floor(now.getTime() / (windowSeconds * 1000));
 
-/** The quota of the `used`-th request (this one included) of window number `window`. */
-export const rateQuota = ({ max, windowSeconds }: RateLimit, window: number, used: number): RateQuota => ({
+/** When window number `window` ends and every allowance is whole again. */
+export const rateReset = (window: number, windowSeconds: number): Date => new Date((window + 1) * windowSeconds * 1000);
+
+/** The quota of the `used`-th request (this one included) of the window ending at `reset`. */
+export const rateQuota = ({ max }: RateLimit, reset: Date, used: number): RateQuota => ({
   limit: max,
   remaining: Math.max(0, max - used),
-  reset: new Date((window + 1) * windowSeconds * 1000),
+  reset,
   allowed: used <= max,
 });
 
@@ -47,17 +50,19 @@ export const rateQuota = ({ max, windowSeconds }: RateLimit, window: number, use
  */
 export function memoryRateLimiter(limit: RateLimit): RateLimiter {
   let window = Number.NaN;
+  let reset = new Date(0);
   let counts = new Map<string, number>();
   return {
     take(key, now) {
       const current = rateWindow(now, limit.windowSeconds);
       if (current !== window) {
         window = current;
+        reset = rateReset(current, limit.windowSeconds);
         counts = new Map();
       }
       const used = (counts.get(key) ?? 0) + 1;
       counts.set(key, used);
-      return rateQuota(limit, current, used);
+      return rateQuota(limit, reset, used);
     },
   };
 }

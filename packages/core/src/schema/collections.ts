@@ -6,7 +6,7 @@ import { feedCollections } from './feed';
 import { groupCollections } from './groups';
 import { ondemandCollections } from './ondemand';
 import { peopleCollections } from './people';
-import { mirrorVideo, publicListIndexes } from './video-mirror';
+import { mirrorVideo, publicListIndexes, videoFields } from './video-mirror';
 
 /** Tag lists sort by created_time, duration and name (SPEC.md, GET /tags/{word}/videos). */
 const tagMirror = mirrorVideo(['created_time', 'duration', 'name']);
@@ -38,22 +38,7 @@ export const schema: Schema = {
   },
   videos: {
     id: 'auto',
-    fields: {
-      user_id: 'string',
-      name: 'text',
-      description: 'text',
-      privacy_view: 'string',
-      embeddable: 'boolean',
-      status: 'string',
-      created_time: 'string',
-      modified_time: 'string',
-      duration: 'number',
-      plays: 'integer',
-      likes_total: 'integer',
-      comments_total: 'integer',
-      parent_folder: 'string',
-      preset_id: 'string',
-    },
+    fields: videoFields,
     // A user's videos in each sort. Ties go to the lowest id in both directions (the Store
     // contract), so a sort that is descending by default needs a descending key to be read in
     // index order instead of sorted.

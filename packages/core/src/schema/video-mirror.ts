@@ -1,5 +1,23 @@
 import type { FieldType, Mirror } from '../store/schema-types';
 
+/** The videos collection's columns (collections.ts), and the types their mirrored copies take. */
+export const videoFields = {
+  user_id: 'string',
+  name: 'text',
+  description: 'text',
+  privacy_view: 'string',
+  embeddable: 'boolean',
+  status: 'string',
+  created_time: 'string',
+  modified_time: 'string',
+  duration: 'number',
+  plays: 'integer',
+  likes_total: 'integer',
+  comments_total: 'integer',
+  parent_folder: 'string',
+  preset_id: 'string',
+} as const satisfies Record<string, FieldType>;
+
 /**
  * Video fields a membership of videos (a tag's, a channel's) can mirror on its rows, so its lists
  * are filtered by the visibility rule and sorted by the videos' fields through the membership's
@@ -9,20 +27,7 @@ import type { FieldType, Mirror } from '../store/schema-types';
  * for likes (thousands of rows for a popular video, whose plays change all day) would cost more
  * than the lists gain.
  */
-const videoFieldTypes = {
-  user_id: 'string',
-  privacy_view: 'string',
-  embeddable: 'boolean',
-  name: 'text',
-  created_time: 'string',
-  modified_time: 'string',
-  duration: 'number',
-  plays: 'integer',
-  likes_total: 'integer',
-  comments_total: 'integer',
-} as const satisfies Record<string, FieldType>;
-
-export type MirroredVideoField = keyof typeof videoFieldTypes;
+export type MirroredVideoField = keyof typeof videoFields;
 
 /** The name a membership row gives a mirrored video field: `plays` → `video_plays`. */
 export const videoField = (field: string): string => `video_${field}`;
@@ -35,7 +40,7 @@ export const videoField = (field: string): string => `video_${field}`;
 export function mirrorVideo(sorted: readonly MirroredVideoField[]): { fields: Record<string, FieldType>; mirror: Mirror } {
   const mirrored = [...new Set<MirroredVideoField>(['user_id', 'privacy_view', ...sorted])];
   return {
-    fields: Object.fromEntries(mirrored.map((field) => [videoField(field), videoFieldTypes[field]])),
+    fields: Object.fromEntries(mirrored.map((field) => [videoField(field), videoFields[field]])),
     mirror: { collection: 'videos', key: 'video_id', fields: Object.fromEntries(mirrored.map((field) => [videoField(field), field])) },
   };
 }
