@@ -3,6 +3,8 @@ export * from './store/schema-types';
 export * from './store/filters';
 export * from './store/sequences';
 export { Deferred } from './store/deferred';
+export { ScopeStorage } from './store/scope-storage';
+export { copyJson } from './store/copy-json';
 export { schema } from './schema/collections';
 export { createService, type CreateServiceOptions } from './service';
 export type { Service, ServiceOptions } from './engine/service';

@@ -1,7 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { Mirror, Schema, Store } from '@reelbase/core';
+import { ScopeStorage, type Mirror, type Schema, type Store } from '@reelbase/core';
 import { Low, Memory } from 'lowdb';
 import { DurableFileAdapter } from './durable-file-adapter';
 import type { FieldReader } from './evaluate-filter';
@@ -73,7 +72,7 @@ class RootScope implements Scope {
   readonly #mutex = new Mutex();
   readonly #commits: GroupCommit;
   /** The transaction whose callback is running, to fail fast instead of deadlocking on the mutex. */
-  readonly #current = new AsyncLocalStorage<TransactionScope>();
+  readonly #current = new ScopeStorage<TransactionScope>();
   #closed = false;
 
   constructor(

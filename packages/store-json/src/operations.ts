@@ -1,4 +1,4 @@
-import type { Doc, Filter, FindOptions, FindResult, OrderBy } from '@reelbase/core';
+import { copyJson, type Doc, type Filter, type FindOptions, type FindResult, type OrderBy } from '@reelbase/core';
 import { compareBy, compileFilter, type TableSource } from './evaluate-filter';
 import type { Table } from './table';
 import type { UndoJournal } from './undo-journal';
@@ -122,5 +122,5 @@ function toJson(value: unknown): unknown {
 function copyOut(doc: Doc): Doc;
 function copyOut(doc: Doc | undefined): Doc | null;
 function copyOut(doc: Doc | undefined): Doc | null {
-  return doc ? structuredClone(doc) : null;
+  return doc ? copyJson(doc) : null;
 }

@@ -2,7 +2,8 @@ import type { Schema, Store } from '@reelbase/core';
 import Database from 'better-sqlite3';
 import { beginBulkLoad } from './bulk-load';
 import { LOWER_FUNCTION } from './compile-filter';
-import { CountCache } from './count-cache';
+import { ReadCache } from './read-cache';
+import { ReadSnapshot } from './read-snapshot';
 import { Connection } from './sqlite-connection';
 import { Operations } from './sqlite-operations';
 import { describeSchema, ensureSchema } from './sqlite-schema';
@@ -44,7 +45,8 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     const endLoad = options.bulkLoad ? beginBulkLoad(writer, options.schema, tables) : undefined;
     // Opened after the schema exists, so the reader never sees a half-created database.
     const reader = memory ? undefined : connect(new Database(options.path, { readonly: true, fileMustExist: true }), cacheMiB);
-    return new SqliteStore(new Operations(writer, tables), reader && new Operations(reader, tables, new CountCache(reader)), endLoad);
+    const snapshot = reader && new ReadSnapshot(reader);
+    return new SqliteStore(new Operations(writer, tables), snapshot && { ops: new Operations(snapshot.conn, tables, new ReadCache(snapshot)), snapshot }, endLoad);
   } catch (error) {
     writer.close();
     throw error;

@@ -9,8 +9,9 @@ import type { Connection } from './sqlite-connection';
  */
 export class ReadSnapshot {
   #open = false;
+  #dataVersion: number | undefined;
 
-  constructor(private readonly conn: Connection) {}
+  constructor(readonly conn: Connection) {}
 
   /** Called before a root read. */
   enter(): void {
@@ -21,10 +22,20 @@ export class ReadSnapshot {
     setImmediate(() => this.end());
   }
 
+  /**
+   * SQLite's data_version as this snapshot sees it: it changes when another connection commits.
+   * Read once per snapshot; the pragma starts the read transaction, so it agrees with every read.
+   */
+  dataVersion(): number {
+    this.#dataVersion ??= this.conn.get<{ data_version: number }>('PRAGMA data_version')!.data_version;
+    return this.#dataVersion;
+  }
+
   /** Called after every commit of the writer, and before closing. */
   end(): void {
     if (!this.#open) return;
     this.#open = false;
+    this.#dataVersion = undefined;
     if (this.conn.db.inTransaction) this.conn.run('COMMIT');
   }
 }

@@ -45,5 +45,8 @@ export function columnValues(table: Table, body: Body): SqlValue[] {
 }
 
 export function decodeRow<T extends Doc>(row: Row): T {
-  return { id: String(row.id), ...(JSON.parse(row.doc) as Body) } as T;
+  // The id is spliced into the text to stay the first key: spreading the parsed document into a
+  // new object costs more than parsing it.
+  const id = JSON.stringify(String(row.id));
+  return JSON.parse(row.doc === '{}' ? `{"id":${id}}` : `{"id":${id},${row.doc.slice(1)}`) as T;
 }

@@ -10,7 +10,7 @@ import {
   type OrderBy,
 } from '@reelbase/core';
 import { compileFilter } from './compile-filter';
-import type { CountCache } from './count-cache';
+import type { ReadCache } from './read-cache';
 import { mirroredColumns } from './sqlite-mirror';
 import { compileFind, compileWhere } from './compile-query';
 import { columnValues, decodeRow, encodeBody, mergePatch, toSql, toSqlId, type Body, type Row } from './row-codec';
@@ -30,8 +30,8 @@ export class Operations {
   constructor(
     readonly conn: Connection,
     readonly tables: Tables,
-    /** On the read-only connection: totals remembered while the database is unchanged. */
-    private readonly counts?: CountCache,
+    /** On the read-only connection: totals and point reads remembered while the database is unchanged. */
+    private readonly cache?: ReadCache,
   ) {}
 
   table(collection: string): Table {
@@ -42,8 +42,11 @@ export class Operations {
 
   get<T extends Doc>(collection: string, id: string): T | null {
     const table = this.table(collection);
-    const row = this.#row(table, id);
-    return row ? decodeRow<T>(row) : null;
+    const read = () => {
+      const row = this.#row(table, id);
+      return row ? decodeRow<T>(row) : null;
+    };
+    return this.cache ? this.cache.doc(table.name, id, read) : read();
   }
 
   insert<T extends Doc>(collection: string, doc: Record<string, unknown>): T {
@@ -110,7 +113,7 @@ export class Operations {
     const table = this.table(collection);
     const params: SqlValue[] = [];
     const sql = `SELECT count(*) AS n FROM ${table.sql}${compileWhere(this.tables, table, where, params)}`;
-    return this.counts ? this.conn.snapshot(() => this.#count(sql, params)) : this.#count(sql, params);
+    return this.cache ? this.conn.snapshot(() => this.#count(sql, params)) : this.#count(sql, params);
   }
 
   find<T extends Doc>(collection: string, options: FindOptions = {}): FindResult<T> {
@@ -136,7 +139,8 @@ export class Operations {
   }
 
   #count(sql: string, params: SqlValue[]): number {
-    return this.counts ? this.counts.count(sql, params) : (this.conn.get<{ n: number }>(sql, params)?.n ?? 0);
+    const load = () => this.conn.get<{ n: number }>(sql, params)?.n ?? 0;
+    return this.cache ? this.cache.count(sql, params, load) : load();
   }
 
   /** Inserts with `id` in the id column, or lets an auto one be assigned when it is undefined. */

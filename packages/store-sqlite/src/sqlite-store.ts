@@ -1,7 +1,7 @@
 import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store } from '@reelbase/core';
 import { Mutex, type Holder } from '@reelbase/core/sql';
 import { DEFAULT_GROUP_LIMITS, GroupCommit } from './group-commit';
-import { ReadSnapshot } from './read-snapshot';
+import type { ReadSnapshot } from './read-snapshot';
 import type { Operations } from './sqlite-operations';
 import { SqliteTransaction } from './sqlite-transaction';
 
@@ -21,14 +21,18 @@ export class SqliteStore implements Store {
   readonly #groups: GroupCommit;
   #closed = false;
 
+  /** Undefined for ':memory:'. */
+  readonly reader: Operations | undefined;
+
   constructor(
     readonly writer: Operations,
-    /** Undefined for ':memory:'. */
-    readonly reader: Operations | undefined,
+    /** The read-only connection's operations and its per-turn snapshot; undefined for ':memory:'. */
+    read: { ops: Operations; snapshot: ReadSnapshot } | undefined,
     /** Ends a bulk load (bulk-load.ts) before the connections close. */
     private readonly endLoad?: () => void,
   ) {
-    this.#snapshot = reader && new ReadSnapshot(reader.conn);
+    this.reader = read?.ops;
+    this.#snapshot = read?.snapshot;
     // Reads move past a commit before it is acknowledged to its writers.
     this.#groups = new GroupCommit(writer.conn.db, DEFAULT_GROUP_LIMITS, () => this.#snapshot?.end());
   }

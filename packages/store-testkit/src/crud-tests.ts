@@ -144,16 +144,51 @@ export function crudTests(driver: StoreTestDriver): void {
         const inserted = await store.insert('people', input);
         input.meta.tags.push('mutated-input');
         inserted.meta = 'mutated-result';
+        // A read's answer is never to be changed (a driver may share it, frozen): trying either
+        // fails with a TypeError or changes a copy; stored state stays as it was either way.
         const got = (await store.get<Doc & { meta: { tags: string[] } }>('people', '1'))!;
-        got.meta.tags.push('mutated-get');
+        attempt(() => got.meta.tags.push('mutated-get'));
         const found = (await store.find<Doc & { meta: { tags: string[] } }>('people')).items[0];
-        found.meta.tags.push('mutated-find');
+        attempt(() => found.meta.tags.push('mutated-find'));
         const patch = { meta: { tags: ['y'] } };
         const updated = (await store.update<Doc & { meta: { tags: string[] } }>('people', '1', patch))!;
         patch.meta.tags.push('mutated-patch');
         updated.meta.tags.push('mutated-update');
-        (await store.findOne<Doc & { meta: { tags: string[] } }>('people', eq('name', 'A')))!.meta.tags.push('mutated-findOne');
+        const one = (await store.findOne<Doc & { meta: { tags: string[] } }>('people', eq('name', 'A')))!;
+        attempt(() => one.meta.tags.push('mutated-findOne'));
+        const again = (await store.get<Doc & { meta: { tags: string[] } }>('people', '1'))!;
+        attempt(() => (again.name = 'mutated-get-again'));
         assert.deepEqual(await store.get('people', '1'), { id: '1', name: 'A', meta: { tags: ['y'] } });
+        assert.deepEqual((await store.find('people')).items, [{ id: '1', name: 'A', meta: { tags: ['y'] } }]);
+      }));
+
+    it('answers what was stored last to reads repeated between writes', () =>
+      withStore(driver, async (store) => {
+        await store.insert('people', { name: 'A', age: 1 });
+        assert.equal(await store.get('people', '2'), null);
+        for (let i = 0; i < 3; i++) assert.deepEqual(await store.get('people', '1'), { id: '1', name: 'A', age: 1 });
+        await store.update('people', '1', { age: 2 });
+        assert.deepEqual(await store.get('people', '1'), { id: '1', name: 'A', age: 2 });
+        await store.insert('people', { name: 'B' });
+        assert.deepEqual(await store.get('people', '2'), { id: '2', name: 'B' });
+        await store.increment('people', '1', 'age', 5);
+        assert.deepEqual(await store.get('people', '1'), { id: '1', name: 'A', age: 7 });
+        await store.transaction(async (tx) => {
+          await tx.update('people', '1', { name: 'Z' });
+          assert.deepEqual(await tx.get('people', '1'), { id: '1', name: 'Z', age: 7 });
+        });
+        assert.deepEqual(await store.get('people', '1'), { id: '1', name: 'Z', age: 7 });
+        await store.delete('people', '1');
+        assert.equal(await store.get('people', '1'), null);
       }));
   });
+}
+
+/** Tries to change a read's answer: a frozen (shared) answer refuses with a TypeError, a copy takes it. */
+function attempt(change: () => unknown): void {
+  try {
+    change();
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+  }
 }

@@ -1,5 +1,6 @@
 import { validate, type Struct } from 'superstruct';
 import { ApiError, codes, type InvalidParameter } from './errors';
+import { copyJson } from '../store/copy-json';
 
 /** Any superstruct struct, as the walkers below see it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -43,13 +44,19 @@ export function coerce(struct: AnyStruct, value: unknown): unknown {
   }
 }
 
+/** What each struct makes of no parameters at all: most reads are sent without any. */
+const noParams = new WeakMap<AnyStruct, unknown>();
+
 /** Validates (dropping unknown fields) and answers the typed value, or throws a 400 listing every bad field. */
 export function readParams<T>(struct: Struct<T, unknown>, input: unknown): T {
   const isObject = typeof input === 'object' && input !== null && !Array.isArray(input);
   if ((struct.type === 'object' || struct.type === 'type') && input !== undefined && !isObject) {
     throw new ApiError(400, codes.badBody, 'The request body could not be read.', 'The request body must be an object of parameters.');
   }
+  const empty = input === undefined || (isObject && isEmpty(input));
+  if (empty && noParams.has(struct)) return copyJson(noParams.get(struct) as T);
   const [error, value] = validate(coerce(struct as AnyStruct, input ?? {}), struct, { coerce: true, mask: true });
+  if (!error && empty) noParams.set(struct, copyJson(value));
   if (!error) return value as T;
   const seen = new Set<string>();
   const invalid: InvalidParameter[] = [];
@@ -75,3 +82,8 @@ const describe = (message: string): string =>
     .replace(/^Expected /, 'must be ')
     .replace(/\ba (integer|object|array)\b/, 'an $1')
     .replace(/,? but received:? /, '; received ');
+
+function isEmpty(value: object): boolean {
+  for (const _ in value) return false;
+  return true;
+}

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { deepFreeze } from '../store/copy-json';
 import type { UserRecord } from '../records';
 import type { Version } from '../engine/versions';
 
@@ -54,17 +55,31 @@ const thumbnailSizes: [number, number][] = [
   [1920, 1080],
 ];
 
-/** The service placeholder picture a user or video shows until one is uploaded. */
-export function placeholderPicture(ctx: RepresentContext, type: 'portrait' | 'thumbnail') {
-  const link = (w: number, h: number) => `${ctx.baseUrl}/static/placeholders/${type}_${w}x${h}.png`;
-  const sizes =
-    type === 'portrait'
-      ? portraitSizes.map((s) => ({ width: s, height: s, link: link(s, s) }))
-      : thumbnailSizes.map(([w, h]) => ({ width: w, height: h, link: link(w, h) }));
-  const largest = sizes[sizes.length - 1];
-  const picture: Record<string, unknown> = { uri: null, active: true, type: 'default', link: largest.link, sizes, resource_key: resourceKey('placeholder', type) };
+const placeholders = new Map<string, Record<string, unknown>>();
+
+/**
+ * The service placeholder picture a user or video shows until one is uploaded. Built once per
+ * origin, type and version, frozen and shared: built afresh, its links were a fair share of the
+ * cost of serialising a video.
+ */
+export function placeholderPicture(ctx: RepresentContext, type: 'portrait' | 'thumbnail'): Readonly<Record<string, unknown>> {
   // The `default` field exists in 3.2 only (SPEC.md, Versioning: added 3.2, removed 3.3).
-  if (ctx.version[0] === 3 && ctx.version[1] === 2) picture.default = true;
+  const withDefault = ctx.version[0] === 3 && ctx.version[1] === 2;
+  const key = `${type}${withDefault ? '+default' : ''} ${ctx.baseUrl}`;
+  let picture = placeholders.get(key);
+  if (!picture) {
+    const link = (w: number, h: number) => `${ctx.baseUrl}/static/placeholders/${type}_${w}x${h}.png`;
+    const sizes =
+      type === 'portrait'
+        ? portraitSizes.map((s) => ({ width: s, height: s, link: link(s, s) }))
+        : thumbnailSizes.map(([w, h]) => ({ width: w, height: h, link: link(w, h) }));
+    const largest = sizes[sizes.length - 1];
+    picture = { uri: null, active: true, type: 'default', link: largest.link, sizes, resource_key: resourceKey('placeholder', type) };
+    if (withDefault) picture.default = true;
+    // Origins come from Host headers: a bounded memory, forgotten whole rather than tracked.
+    if (placeholders.size >= 64) placeholders.clear();
+    placeholders.set(key, deepFreeze(picture));
+  }
   return picture;
 }
 

@@ -49,7 +49,14 @@ export interface FindResult<T extends Doc = Doc> {
   total: number;
 }
 
-/** The operations a driver implements. Every method is async so network databases fit. */
+/**
+ * The operations a driver implements. Every method is async so network databases fit.
+ *
+ * Documents passed in are the caller's: a driver copies what it keeps. Documents a read answers
+ * (get, find, findOne) are never to be changed by the caller: a driver may answer the same
+ * frozen object to every reader while the data is unchanged (the SQLite driver does for point
+ * reads); change data through update or increment, or change a copy (`copyJson`).
+ */
 export interface Store {
   get<T extends Doc = Doc>(collection: string, id: string): Promise<T | null>;
   /** Inserts; `doc.id` is honoured for `text` id collections and assigned for `auto` ones. Throws StoreConflictError on a unique key clash. */

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { ScopeStorage } from '../scope-storage';
 
 /** A scope that holds a mutex; transactions link to the scope they were opened in. */
 export interface Holder {
@@ -6,7 +6,7 @@ export interface Holder {
 }
 
 /** The transaction whose callback the current async code runs in, if any. */
-const current = new AsyncLocalStorage<Holder>();
+const current = new ScopeStorage<Holder>();
 
 /** A FIFO async mutex that knows its holder, so a holder waiting on itself fails instead of hanging. */
 export class Mutex {
