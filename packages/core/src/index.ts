@@ -4,7 +4,7 @@ export * from './store/filters';
 export * from './store/sequences';
 export { Deferred } from './store/deferred';
 export { ScopeStorage } from './store/scope-storage';
-export { copyJson } from './store/copy-json';
+export { copyJson, deepFreeze } from './store/copy-json';
 export { schema } from './schema/collections';
 export { createService, type CreateServiceOptions } from './service';
 export type { Service, ServiceOptions } from './engine/service';

@@ -129,7 +129,7 @@ describe('sqlite store: remembered point reads', () => {
       }
       assert.equal(read(), 2, 'one read of each id');
       assert.deepEqual(answers[2], { id: '1', tag: 'music', plays: 1, meta: { list: [1] } });
-      const doc = answers[0] as { meta: { list: number[] } };
+      const doc = answers[0] as unknown as { meta: { list: number[] } };
       assert.ok(Object.isFrozen(doc) && Object.isFrozen(doc.meta.list));
       assert.throws(() => doc.meta.list.push(2), TypeError);
     });
