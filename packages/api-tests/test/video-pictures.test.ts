@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
+import { get } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { drivers, expectError, Harness, type Fixture } from '../src/index';
+
+interface Picture {
+  type: string;
+  link: string;
+  default?: boolean;
+  sizes: { width: number; height: number; link: string }[];
+}
+type Clip = { pictures: Picture; user: { pictures: Picture } };
 
 for (const driver of drivers) {
   describe(`/videos/{video_id}/pictures (${driver.name})`, () => {
@@ -31,6 +40,36 @@ for (const driver of drivers) {
       bob = await h.user('Bob');
     });
     after(() => h.stop());
+
+    describe('the placeholder', () => {
+      it('links to the origin each request came to, with the `default` field in 3.2 only', async () => {
+        const uri = await video();
+        const base = new URL(h.server.url);
+        // fetch() keeps Host to the URL's; node:http sends the one given.
+        const pictures = (host: string, version?: string) =>
+          new Promise<Clip>((resolve, reject) => {
+            const headers = { host, authorization: `Bearer ${alice.token}`, ...(version ? { accept: `application/vnd.vimeo.*+json;version=${version}` } : {}) };
+            get(`${h.server.url}${uri}`, { headers }, (res) => {
+              let text = '';
+              res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+              res.on('end', () => resolve(JSON.parse(text) as Clip));
+            }).on('error', reject);
+          });
+        for (const host of [base.host, 'videos.example.com', base.host]) {
+          const c = await pictures(host);
+          assert.deepEqual(
+            { type: c.pictures.type, link: c.pictures.link, sizes: c.pictures.sizes.length, default: c.pictures.default },
+            { type: 'default', link: `http://${host}/static/placeholders/thumbnail_1920x1080.png`, sizes: 7, default: undefined },
+          );
+          assert.deepEqual(c.pictures.sizes[0], { width: 100, height: 75, link: `http://${host}/static/placeholders/thumbnail_100x75.png` });
+          assert.equal(c.user.pictures.link, `http://${host}/static/placeholders/portrait_360x360.png`);
+          assert.equal(c.user.pictures.sizes.length, 9);
+        }
+        assert.equal((await pictures(base.host, '3.2')).pictures.default, true);
+        assert.equal((await pictures(base.host, '3.2')).user.pictures.default, true);
+        assert.equal((await pictures(base.host, '3.4')).pictures.default, undefined);
+      });
+    });
 
     describe('POST', () => {
       it('answers 201 with a typed Picture and counts it on the Clip', async () => {

@@ -9,7 +9,7 @@ import {
   type FindResult,
   type OrderBy,
 } from '@reelbase/core';
-import { encodeBody, INCOMPARABLE, mergePatch, quote, type Body } from '@reelbase/core/sql';
+import { encodeDoc, INCOMPARABLE, mergePatch, quote, type Body } from '@reelbase/core/sql';
 import { compileCount, compileDeleteWhere, compileFind, compileFindOne } from './compile-query';
 import { DOC_COLUMN, type PgTable, type PgTables } from './pg-columns';
 import { sqlState, type Executor, type Row, type TransactionExecutor } from './pg-types';
@@ -128,9 +128,9 @@ export class Operations {
    * past them and the insert tried once more.
    */
   async #insert<T extends Doc>(db: TransactionExecutor, table: PgTable, doc: Record<string, unknown>, id: string | undefined): Promise<T> {
-    const { body, json } = encodeBody(doc);
+    const { doc: saved, json } = encodeDoc<T>(doc);
     const cols = [DOC_COLUMN, ...table.columns.map(quote)];
-    const values: unknown[] = [json, ...columnValues(table, body)];
+    const values: unknown[] = [json, ...columnValues(table, saved)];
     if (id !== undefined) {
       cols.unshift('id');
       values.unshift(idKey(table, id));
@@ -138,13 +138,14 @@ export class Operations {
     const sql = `INSERT INTO ${table.sql} (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')}) ON CONFLICT DO NOTHING RETURNING id`;
     let { rows } = await db.query<{ id: string }>(sql, values);
     if (rows.length === 0) {
-      const key = await this.#clashingKey(db, table, body, { id });
+      const key = await this.#clashingKey(db, table, saved, { id });
       if (key || id !== undefined || table.id !== 'auto') throw new StoreConflictError(table.name, key ?? ['id']);
       await db.query(`SELECT setval($1, max(id)) FROM ${table.sql} HAVING max(id) > ${lastValue('$1')}`, [table.sequence]);
       ({ rows } = await db.query<{ id: string }>(sql, values));
-      if (rows.length === 0) throw new StoreConflictError(table.name, (await this.#clashingKey(db, table, body, {})) ?? ['id']);
+      if (rows.length === 0) throw new StoreConflictError(table.name, (await this.#clashingKey(db, table, saved, {})) ?? ['id']);
     }
-    return { id: String(rows[0].id), ...body } as T;
+    saved.id = String(rows[0].id);
+    return saved;
   }
 
   /**
@@ -174,19 +175,20 @@ export class Operations {
 
   /** Writes a document back; an update that changes a unique key runs contained, so a clash leaves the transaction usable. */
   async #save<T extends Doc>(db: TransactionExecutor, table: PgTable, row: Row, doc: Body): Promise<T> {
-    const { body, json } = encodeBody(doc);
-    const values = [json, ...columnValues(table, body)];
+    const { doc: saved, json } = encodeDoc<T>(doc);
+    const values = [json, ...columnValues(table, saved)];
     const sets = [DOC_COLUMN, ...table.columns.map(quote)].map((col, i) => `${col} = $${i + 1}`).join(', ');
     const write = () => db.query(`UPDATE ${table.sql} SET ${sets} WHERE id = $${values.length + 1}`, [...values, row.id]);
-    const rekeyed = table.unique.some((key) => key.some((field) => field !== 'id' && !sameValue(row.doc[field], body[field])));
+    const rekeyed = table.unique.some((key) => key.some((field) => field !== 'id' && !sameValue(row.doc[field], saved[field])));
     if (!rekeyed) await write();
     else {
       await db.contained(write).catch(async (error: unknown) => {
         if (sqlState(error) !== UNIQUE_VIOLATION) throw error;
-        throw new StoreConflictError(table.name, (await this.#clashingKey(db, table, body, { except: row.id })) ?? table.unique[0]);
+        throw new StoreConflictError(table.name, (await this.#clashingKey(db, table, saved, { except: row.id })) ?? table.unique[0]);
       });
     }
-    return { id: String(row.id), ...body } as T;
+    saved.id = String(row.id);
+    return saved;
   }
 }
 

@@ -1,5 +1,5 @@
 import { canonicalInteger, type Doc } from '@reelbase/core';
-import type { Body } from '@reelbase/core/sql';
+import { decodeDoc, type Body } from '@reelbase/core/sql';
 import type { Table } from './sqlite-schema';
 import type { SqlValue } from './sqlite-types';
 
@@ -10,7 +10,7 @@ export interface Row {
 }
 
 // The document codec every SQL driver shares.
-export { encodeBody, mergePatch, type Body } from '@reelbase/core/sql';
+export { encodeDoc, mergePatch, type Body } from '@reelbase/core/sql';
 
 /** Converts a JS value to what a column holds or a parameter binds. */
 export function toSql(value: unknown): SqlValue {
@@ -44,9 +44,4 @@ export function columnValues(table: Table, body: Body): SqlValue[] {
   return table.columns.map((field) => toSql(body[field]));
 }
 
-export function decodeRow<T extends Doc>(row: Row): T {
-  // The id is spliced into the text to stay the first key: spreading the parsed document into a
-  // new object costs more than parsing it.
-  const id = JSON.stringify(String(row.id));
-  return JSON.parse(row.doc === '{}' ? `{"id":${id}}` : `{"id":${id},${row.doc.slice(1)}`) as T;
-}
+export const decodeRow = <T extends Doc>(row: Row): T => decodeDoc<T>(String(row.id), row.doc);

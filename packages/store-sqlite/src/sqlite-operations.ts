@@ -13,7 +13,7 @@ import { compileFilter } from './compile-filter';
 import type { ReadCache } from './read-cache';
 import { mirroredColumns } from './sqlite-mirror';
 import { compileFind, compileWhere } from './compile-query';
-import { columnValues, decodeRow, encodeBody, mergePatch, toSql, toSqlId, type Body, type Row } from './row-codec';
+import { columnValues, decodeRow, encodeDoc, mergePatch, toSql, toSqlId, type Body, type Row } from './row-codec';
 import type { Connection } from './sqlite-connection';
 import { DOC_COLUMN, quote, type Table, type Tables } from './sqlite-schema';
 import type { SqlValue } from './sqlite-types';
@@ -145,14 +145,15 @@ export class Operations {
 
   /** Inserts with `id` in the id column, or lets an auto one be assigned when it is undefined. */
   #insert<T extends Doc>(table: Table, doc: Record<string, unknown>, id: string | number | undefined): T {
-    const { body, json } = encodeBody(doc);
+    const { doc: saved, json } = encodeDoc<T>(doc);
     const { sql, mirror } = this.#insertStatement(table, id !== undefined);
-    const values: SqlValue[] = [json, ...columnValues(table, body)];
+    const values: SqlValue[] = [json, ...columnValues(table, saved)];
     if (id !== undefined) values.unshift(id);
     // Mirrored columns are read from their source in the same statement (sqlite-mirror.ts).
-    if (mirror) values.push(...mirror.columns.map(() => toSql(body[mirror.key])));
+    if (mirror) values.push(...mirror.columns.map(() => toSql(saved[mirror.key])));
     const { lastInsertRowid } = this.#write(table, () => this.conn.run(sql, values));
-    return { id: String(id ?? lastInsertRowid), ...body } as T;
+    saved.id = String(id ?? lastInsertRowid);
+    return saved;
   }
 
   /** The INSERT of a table, with or without the id column, built once per table (every row of a bulk load takes it). */
@@ -183,18 +184,19 @@ export class Operations {
    * and an increment of a users counter would otherwise dirty a page in each of its six indexes.
    */
   #save<T extends Doc>(table: Table, row: Row, before: Body, doc: Body): T {
-    const { body, json } = encodeBody(doc);
+    const { doc: saved, json } = encodeDoc<T>(doc);
     const old = columnValues(table, before);
     const sets = [DOC_COLUMN];
     const values: SqlValue[] = [json];
-    columnValues(table, body).forEach((value, i) => {
+    columnValues(table, saved).forEach((value, i) => {
       if (value === old[i]) return;
       sets.push(quote(table.columns[i]));
       values.push(value);
     });
     const assignments = sets.map((col) => `${col} = ?`).join(', ');
     this.#write(table, () => this.conn.run(`UPDATE ${table.sql} SET ${assignments} WHERE id = ?`, [...values, row.id]));
-    return { id: String(row.id), ...body } as T;
+    saved.id = String(row.id);
+    return saved;
   }
 
   /** Runs a write, turning unique-index violations into StoreConflictError. */

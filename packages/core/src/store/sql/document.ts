@@ -1,13 +1,25 @@
+import type { Doc } from '../store';
+
 /** A document body as stored: JSON-safe, without `id` (the id column holds it). */
 export type Body = Record<string, unknown>;
 
 /**
- * Normalises a document to what it will read back as (JSON round trip: undefined fields dropped,
- * dates as ISO strings), so the columns and the returned document agree with the stored JSON.
+ * The text a document is stored as (without `id`: the id column holds it), and the document as a
+ * read will answer it: a JSON round trip (undefined fields dropped, dates as ISO strings), so the
+ * columns and the answer agree with the stored text. Its `id` is empty until the caller sets it.
  */
-export function encodeBody(doc: Record<string, unknown>): { body: Body; json: string } {
+export function encodeDoc<T extends Doc>(doc: Record<string, unknown>): { doc: T; json: string } {
   const json = JSON.stringify(doc.id === undefined ? doc : withoutId(doc));
-  return { body: JSON.parse(json) as Body, json };
+  return { doc: decodeDoc<T>('', json), json };
+}
+
+/**
+ * A stored text read back as its document, `id` first. The id is spliced into the text: parsing,
+ * then spreading into a new object with the id, costs half as much again as the parse.
+ */
+export function decodeDoc<T extends Doc>(id: string, json: string): T {
+  const key = JSON.stringify(id);
+  return JSON.parse(json === '{}' ? `{"id":${key}}` : `{"id":${key},${json.slice(1)}`) as T;
 }
 
 /** A copy of a document without its id; inserts mostly come without one, which spares the copy. */
