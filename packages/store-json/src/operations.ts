@@ -21,6 +21,17 @@ export class Operations {
     return copyOut(this.table(collection).insert(jsonFields(doc), journal));
   }
 
+  /** In order, all or none: a failing document undoes the ones before it. */
+  insertMany(collection: string, docs: readonly object[], journal: UndoJournal): Doc[] {
+    const mark = journal.mark();
+    try {
+      return docs.map((doc) => this.insert(collection, doc, journal));
+    } catch (error) {
+      journal.rollbackTo(mark);
+      throw error;
+    }
+  }
+
   insertWithId(collection: string, doc: Doc, journal: UndoJournal): Doc {
     return copyOut(this.table(collection).insertWithId(jsonFields(doc), journal));
   }

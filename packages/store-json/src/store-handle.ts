@@ -27,6 +27,10 @@ export class JsonStoreHandle implements Store {
     return this.scope.run((journal) => this.ops.insert(collection, doc, journal) as T);
   }
 
+  insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<T[]> {
+    return this.scope.run((journal) => this.ops.insertMany(collection, docs, journal) as T[]);
+  }
+
   update<T extends Doc = Doc>(collection: string, id: string, patch: Partial<Omit<T, 'id'>>): Promise<T | null> {
     return this.scope.run((journal) => this.ops.update(collection, id, patch, journal) as T | null);
   }

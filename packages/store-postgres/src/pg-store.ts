@@ -37,6 +37,10 @@ export class PgStore implements Store {
     return this.transaction((tx) => tx.insert<T>(collection, doc));
   }
 
+  async insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<T[]> {
+    return this.transaction((tx) => tx.insertMany<T>(collection, docs));
+  }
+
   async update<T extends Doc = Doc>(collection: string, id: string, patch: Partial<Omit<T, 'id'>>): Promise<T | null> {
     return this.transaction((tx) => tx.update<T>(collection, id, patch));
   }

@@ -109,6 +109,15 @@ export class PgTransaction implements Store, Holder {
     return this.#ops().insert<T>(this.state, collection, doc);
   }
 
+  /** A savepoint around the inserts: one round trip each, all or none. */
+  async insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<T[]> {
+    return this.transaction(async (tx) => {
+      const inserted: T[] = [];
+      for (const doc of docs) inserted.push(await tx.insert<T>(collection, doc));
+      return inserted;
+    });
+  }
+
   async update<T extends Doc = Doc>(collection: string, id: string, patch: Partial<Omit<T, 'id'>>): Promise<T | null> {
     return this.#ops().update<T>(this.state, collection, id, patch);
   }

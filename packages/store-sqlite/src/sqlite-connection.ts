@@ -44,15 +44,20 @@ export class Connection {
     return this.db.inTransaction ? fn() : this.#wrap('BEGIN', fn);
   }
 
-  #wrap<T>(begin: string, fn: () => T): T {
+  /** Runs `fn` all or nothing: in a savepoint of the open transaction, or in a transaction of its own. */
+  atomic<T>(fn: () => T): T {
+    return this.#wrap('SAVEPOINT rb_atomic', fn, 'RELEASE rb_atomic', ['ROLLBACK TO rb_atomic', 'RELEASE rb_atomic']);
+  }
+
+  #wrap<T>(begin: string, fn: () => T, commit = 'COMMIT', rollback = ['ROLLBACK']): T {
     this.db.exec(begin);
     try {
       const result = fn();
-      this.db.exec('COMMIT');
+      this.db.exec(commit);
       return result;
     } catch (error) {
       // Some errors (SQLITE_FULL, SQLITE_IOERR…) already rolled the transaction back.
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      if (this.db.inTransaction) for (const sql of rollback) this.db.exec(sql);
       throw error;
     }
   }

@@ -54,6 +54,11 @@ export class Operations {
     return this.#insert<T>(table, doc, table.id === 'text' ? textId(collection, doc.id) : undefined);
   }
 
+  insertMany<T extends Doc>(collection: string, docs: readonly Record<string, unknown>[]): T[] {
+    const table = this.table(collection);
+    return this.conn.atomic(() => docs.map((doc) => this.#insert<T>(table, doc, table.id === 'text' ? textId(collection, doc.id) : undefined)));
+  }
+
   /** AUTOINCREMENT raises the table's sqlite_sequence row past an explicit id by itself. */
   insertWithId<T extends Doc>(collection: string, doc: Doc): T {
     const table = this.table(collection);
@@ -150,7 +155,7 @@ export class Operations {
     const values: SqlValue[] = [json, ...columnValues(table, saved)];
     if (id !== undefined) values.unshift(id);
     // Mirrored columns are read from their source in the same statement (sqlite-mirror.ts).
-    if (mirror) values.push(...mirror.columns.map(() => toSql(saved[mirror.key])));
+    if (mirror) values.push(toSql(saved[mirror.key]));
     const { lastInsertRowid } = this.#write(table, () => this.conn.run(sql, values));
     saved.id = String(id ?? lastInsertRowid);
     return saved;
@@ -164,11 +169,9 @@ export class Operations {
       const cols = [...(withId ? ['id'] : []), DOC_COLUMN, ...table.columns.map(quote)];
       const exprs = cols.map(() => '?');
       const mirror = mirroredColumns(table, this.tables);
-      if (mirror) {
-        cols.push(...mirror.columns);
-        exprs.push(...mirror.expressions);
-      }
-      statement = { sql: `INSERT INTO ${table.sql} (${cols.join(', ')}) VALUES (${exprs.join(', ')})`, mirror };
+      const into = `INSERT INTO ${table.sql} (${[...cols, ...(mirror?.columns ?? [])].join(', ')})`;
+      const sql = mirror ? `${into} SELECT ${[...exprs, ...mirror.expressions].join(', ')} FROM (SELECT 1) ${mirror.join}` : `${into} VALUES (${exprs.join(', ')})`;
+      statement = { sql, mirror };
       cache.set(table, statement);
     }
     return statement;
@@ -211,7 +214,7 @@ export class Operations {
 
 interface InsertStatement {
   sql: string;
-  /** The mirrored columns and the document field keying their lookups, bound once per column. */
+  /** The mirrored columns and the document field keying their source, bound last. */
   mirror: { key: string; columns: string[] } | null;
 }
 

@@ -45,6 +45,10 @@ export class SqliteStore implements Store {
     return this.#write((ops) => ops.insert<T>(collection, doc));
   }
 
+  async insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<T[]> {
+    return this.#write((ops) => ops.insertMany<T>(collection, docs));
+  }
+
   async update<T extends Doc = Doc>(collection: string, id: string, patch: Partial<Omit<T, 'id'>>): Promise<T | null> {
     return this.#write((ops) => ops.update<T>(collection, id, patch));
   }

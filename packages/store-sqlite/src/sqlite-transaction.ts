@@ -44,6 +44,10 @@ export class SqliteTransaction implements Store, Holder {
     return this.#ops().insert<T>(collection, doc);
   }
 
+  async insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<T[]> {
+    return this.#ops().insertMany<T>(collection, docs);
+  }
+
   async update<T extends Doc = Doc>(collection: string, id: string, patch: Partial<Omit<T, 'id'>>): Promise<T | null> {
     return this.#ops().update<T>(collection, id, patch);
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { eq, gte, or, type Doc } from '@reelbase/core';
+import { eq, gte, or, StoreConflictError, type Doc } from '@reelbase/core';
 import type { StoreTestDriver } from './driver';
 import { ids, withStore } from './fixtures';
 
@@ -136,6 +136,46 @@ export function crudTests(driver: StoreTestDriver): void {
         const updated = await store.update('people', '1', { age: 3 });
         assert.deepEqual(updated, { id: '1', ...rich, age: 3 });
         assert.deepEqual(await store.get('people', '1'), { id: '1', ...rich, age: 3 });
+      }));
+
+    it('insertMany inserts in order and answers each document as insert would', () =>
+      withStore(driver, async (store) => {
+        await store.insert('people', { name: 'Before' });
+        const input = [{ name: 'A', age: 1 }, { name: 'B', email: 'b@x' }, { name: 'C', tags: ['x'] }];
+        const inserted = await store.insertMany('people', input);
+        assert.deepEqual(inserted, [
+          { id: '2', name: 'A', age: 1 },
+          { id: '3', name: 'B', email: 'b@x' },
+          { id: '4', name: 'C', tags: ['x'] },
+        ]);
+        (input[2].tags as string[]).push('mutated-input');
+        assert.deepEqual(await store.get('people', '4'), { id: '4', name: 'C', tags: ['x'] });
+        assert.deepEqual(await store.insertMany('people', []), []);
+        assert.deepEqual(await store.insertMany('tags', [{ id: 'b', label: 'B' }, { id: 'a', label: 'A' }]), [
+          { id: 'b', label: 'B' },
+          { id: 'a', label: 'A' },
+        ]);
+        assert.equal((await store.insert('people', { name: 'After' })).id, '5');
+      }));
+
+    it('insertMany writes none of its documents when one clashes, on the root store and in a transaction', () =>
+      withStore(driver, async (store) => {
+        await store.insert('people', { name: 'Taken', email: 'taken@x' });
+        const clashing = [{ name: 'A', email: 'a@x' }, { name: 'B', email: 'taken@x' }, { name: 'C' }];
+        await assert.rejects(store.insertMany('people', clashing), StoreConflictError);
+        await assert.rejects(store.insertMany('tags', [{ id: 'x' }, { id: 'x' }]), StoreConflictError);
+        assert.equal(await store.count('people'), 1);
+        assert.equal(await store.count('tags'), 0);
+        await store.transaction(async (tx) => {
+          await tx.insert('people', { name: 'Kept', email: 'kept@x' });
+          await assert.rejects(tx.insertMany('people', [{ name: 'D', email: 'd@x' }, { name: 'E', email: 'kept@x' }]), StoreConflictError);
+          assert.equal(await tx.count('people'), 2);
+          await tx.insertMany('people', [{ name: 'F', email: 'f@x' }]);
+        });
+        assert.deepEqual(
+          (await store.find('people', { orderBy: [{ field: 'name', direction: 'asc' }] })).items.map((p) => p.name),
+          ['F', 'Kept', 'Taken'],
+        );
       }));
 
     it('callers never share objects with stored state', () =>

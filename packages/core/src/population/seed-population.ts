@@ -100,7 +100,7 @@ class PopulationWriter {
     await this.#users();
     await this.#videos();
     const videoTags = plan.videos.tags.list.length;
-    await this.#steps('video_tags', plan.videos.tags.start.length - 1, (tx, v) => this.#videoTags(tx, v));
+    await this.#insertAll('video_tags', plan.videos.tags.start.length - 1, (v) => this.#videoTags(v));
     await this.#pairs('follows', plan.follows, (a, b, time): Omit<FollowRecord, 'id'> => ({ user_id: this.userIds[a], target_id: this.userIds[b], created_time: time }));
     await this.#pairs('likes', plan.likes, (a, b, time): Omit<UserVideoRecord, 'id'> => ({ user_id: this.userIds[a], video_id: this.videoIds[b], created_time: time }));
     await this.#comments();
@@ -164,27 +164,25 @@ class PopulationWriter {
   async #users(): Promise<void> {
     const c = this.#counts;
     const account = this.context.defaultAccount;
-    await this.#steps('users', this.plan.users.created.length, async (tx, u) => {
-      const record: Omit<UserRecord, 'id'> = {
-        ...newUser({ name: words.personName(this.#random), location: words.location(this.#random) }, iso(this.plan.users.created[u]), account),
-        videos_total: c.userVideos[u],
-        followers_total: c.followers[u],
-        following_total: c.following[u],
-        likes_total: c.userLikes[u],
-        channels_total: c.channelsFollowed[u],
-      };
-      this.userIds.push((await tx.insert<UserRecord>('users', record)).id);
+    const record = (u: number): Omit<UserRecord, 'id'> => ({
+      ...newUser({ name: words.personName(this.#random), location: words.location(this.#random) }, iso(this.plan.users.created[u]), account),
+      videos_total: c.userVideos[u],
+      followers_total: c.followers[u],
+      following_total: c.following[u],
+      likes_total: c.userLikes[u],
+      channels_total: c.channelsFollowed[u],
     });
+    await this.#insertAll('users', this.plan.users.created.length, record, this.userIds);
   }
 
   async #videos(): Promise<void> {
     const v = this.plan.videos;
     const c = this.#counts;
     const template = newVideo({ ...newUser({ name: '' }, iso(this.plan.start)), id: '' }, new Date(this.plan.start));
-    await this.#steps('videos', v.time.length, async (tx, i) => {
+    const record = (i: number): Omit<VideoRecord, 'id'> => {
       const time = iso(v.time[i]);
       const [width, height] = this.#random.pick(resolutions);
-      const record: Omit<VideoRecord, 'id'> = {
+      return {
         ...template,
         user_id: this.userIds[v.owner[i]],
         name: words.videoTitle(this.#random, i + 1),
@@ -205,15 +203,13 @@ class PopulationWriter {
         modified_time: time,
         release_time: time,
       };
-      this.videoIds.push((await tx.insert<VideoRecord>('videos', record)).id);
-    });
+    };
+    await this.#insertAll('videos', v.time.length, record, this.videoIds);
   }
 
-  async #videoTags(tx: Store, v: number): Promise<void> {
+  #videoTags(v: number): Omit<VideoTagRecord, 'id'>[] {
     const time = iso(this.plan.videos.time[v]);
-    for (const t of this.#tagsOf(v)) {
-      await tx.insert<VideoTagRecord>('video_tags', { video_id: this.videoIds[v], tag: this.plan.tags.canonical[t], created_time: time });
-    }
+    return Array.from(this.#tagsOf(v), (t) => ({ video_id: this.videoIds[v], tag: this.plan.tags.canonical[t], created_time: time }));
   }
 
   #tagsOf(v: number): Uint32Array {
@@ -293,12 +289,10 @@ class PopulationWriter {
     while (written < total) {
       while (events.length < this.options.batchSize && nextEvents());
       const batch = events.splice(0, this.options.batchSize);
-      await this.store.transaction(async (tx) => {
-        for (const e of batch) {
-          const record = { type: e.type, video_id: this.videoIds[e.video], user_id: e.user, subject: e.subject, seq: ++seq, created_time: iso(e.time) };
-          await tx.insert<ActivityRecord>('activities', record);
-        }
-      });
+      await this.store.insertMany<ActivityRecord>(
+        'activities',
+        batch.map((e) => ({ type: e.type, video_id: this.videoIds[e.video], user_id: e.user, subject: e.subject, seq: ++seq, created_time: iso(e.time) })),
+      );
       written += batch.length;
       this.context.onProgress?.('activities', written, total);
     }
@@ -306,7 +300,27 @@ class PopulationWriter {
   }
 
   async #pairs(collection: string, pairs: Pairs, record: (a: number, b: number, time: string, i: number) => Omit<Doc, 'id'>): Promise<void> {
-    await this.#steps(collection, pairs.a.length, (tx, i) => tx.insert(collection, record(pairs.a[i], pairs.b[i], iso(pairs.time[i]), i)).then(() => undefined));
+    await this.#insertAll(collection, pairs.a.length, (i) => record(pairs.a[i], pairs.b[i], iso(pairs.time[i]), i));
+  }
+
+  /**
+   * Inserts what `rows(i)` gives for i = 0…total-1, the rows of `batchSize` items in one
+   * insertMany (one transaction), reporting progress after each; the ids go to `ids` in order.
+   */
+  async #insertAll(step: string, total: number, rows: (i: number) => Omit<Doc, 'id'> | Omit<Doc, 'id'>[], ids?: string[]): Promise<void> {
+    const size = this.options.batchSize;
+    for (let from = 0; from < total; from += size) {
+      const to = Math.min(total, from + size);
+      const batch: Omit<Doc, 'id'>[] = [];
+      for (let i = from; i < to; i++) {
+        const made = rows(i);
+        if (Array.isArray(made)) batch.push(...made);
+        else batch.push(made);
+      }
+      const inserted = await this.store.insertMany(step, batch);
+      if (ids) for (const doc of inserted) ids.push(doc.id);
+      this.context.onProgress?.(step, to, total);
+    }
   }
 
   /** Runs `write` for 0…total-1, `batchSize` a transaction, reporting progress after each. */
