@@ -22,10 +22,11 @@ export class Operations {
   }
 
   /** In order, all or none: a failing document undoes the ones before it. */
-  insertMany(collection: string, docs: readonly object[], journal: UndoJournal): Doc[] {
+  insertMany(collection: string, docs: readonly object[], journal: UndoJournal): string[] {
+    const table = this.table(collection);
     const mark = journal.mark();
     try {
-      return docs.map((doc) => this.insert(collection, doc, journal));
+      return docs.map((doc) => table.insert(jsonFields(doc), journal).id);
     } catch (error) {
       journal.rollbackTo(mark);
       throw error;

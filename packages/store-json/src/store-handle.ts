@@ -27,8 +27,8 @@ export class JsonStoreHandle implements Store {
     return this.scope.run((journal) => this.ops.insert(collection, doc, journal) as T);
   }
 
-  insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<T[]> {
-    return this.scope.run((journal) => this.ops.insertMany(collection, docs, journal) as T[]);
+  insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<string[]> {
+    return this.scope.run((journal) => this.ops.insertMany(collection, docs, journal));
   }
 
   update<T extends Doc = Doc>(collection: string, id: string, patch: Partial<Omit<T, 'id'>>): Promise<T | null> {

@@ -37,7 +37,7 @@ export class PgStore implements Store {
     return this.transaction((tx) => tx.insert<T>(collection, doc));
   }
 
-  async insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<T[]> {
+  async insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<string[]> {
     return this.transaction((tx) => tx.insertMany<T>(collection, docs));
   }
 

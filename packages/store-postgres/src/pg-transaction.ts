@@ -110,11 +110,11 @@ export class PgTransaction implements Store, Holder {
   }
 
   /** A savepoint around the inserts: one round trip each, all or none. */
-  async insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<T[]> {
+  async insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<string[]> {
     return this.transaction(async (tx) => {
-      const inserted: T[] = [];
-      for (const doc of docs) inserted.push(await tx.insert<T>(collection, doc));
-      return inserted;
+      const ids: string[] = [];
+      for (const doc of docs) ids.push((await tx.insert<T>(collection, doc)).id);
+      return ids;
     });
   }
 

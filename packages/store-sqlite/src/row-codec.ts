@@ -10,9 +10,12 @@ export interface Row {
 }
 
 // The document codec every SQL driver shares.
-export { encodeDoc, mergePatch, type Body } from '@reelbase/core/sql';
+export { encodeText, mergePatch, type Body } from '@reelbase/core/sql';
 
-/** Converts a JS value to what a column holds or a parameter binds. */
+/**
+ * Converts a JS value to what a column holds or a parameter binds: the value as the document's
+ * JSON holds it, so a column always agrees with the stored text.
+ */
 export function toSql(value: unknown): SqlValue {
   switch (typeof value) {
     case 'string':
@@ -24,8 +27,14 @@ export function toSql(value: unknown): SqlValue {
       return value ? 1 : 0;
     case 'undefined':
       return null;
-    default:
-      return value === null ? null : JSON.stringify(value);
+    default: {
+      if (value === null) return null;
+      // A Date is its ISO string in the document, an object its JSON text; a function is dropped.
+      const json = JSON.stringify(value);
+      if (json === undefined) return null;
+      const stored: unknown = JSON.parse(json);
+      return stored !== null && typeof stored === 'object' ? json : toSql(stored);
+    }
   }
 }
 

@@ -45,8 +45,8 @@ export class SqliteStore implements Store {
     return this.#write((ops) => ops.insert<T>(collection, doc));
   }
 
-  async insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<T[]> {
-    return this.#write((ops) => ops.insertMany<T>(collection, docs));
+  async insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<string[]> {
+    return this.#write((ops) => ops.insertMany(collection, docs));
   }
 
   async update<T extends Doc = Doc>(collection: string, id: string, patch: Partial<Omit<T, 'id'>>): Promise<T | null> {

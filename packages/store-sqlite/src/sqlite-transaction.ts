@@ -44,8 +44,8 @@ export class SqliteTransaction implements Store, Holder {
     return this.#ops().insert<T>(collection, doc);
   }
 
-  async insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<T[]> {
-    return this.#ops().insertMany<T>(collection, docs);
+  async insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<string[]> {
+    return this.#ops().insertMany(collection, docs);
   }
 
   async update<T extends Doc = Doc>(collection: string, id: string, patch: Partial<Omit<T, 'id'>>): Promise<T | null> {

@@ -138,24 +138,37 @@ export function crudTests(driver: StoreTestDriver): void {
         assert.deepEqual(await store.get('people', '1'), { id: '1', ...rich, age: 3 });
       }));
 
-    it('insertMany inserts in order and answers each document as insert would', () =>
+    it('insertMany inserts in order and answers the ids', () =>
       withStore(driver, async (store) => {
         await store.insert('people', { name: 'Before' });
-        const input = [{ name: 'A', age: 1 }, { name: 'B', email: 'b@x' }, { name: 'C', tags: ['x'] }];
-        const inserted = await store.insertMany('people', input);
-        assert.deepEqual(inserted, [
+        const input = [{ name: 'A', age: 1 }, { name: 'B', email: 'b@x', gone: undefined }, { name: 'C', tags: ['x'], at: new Date('2026-01-02T03:04:05Z') }];
+        assert.deepEqual(await store.insertMany('people', input), ['2', '3', '4']);
+        (input[2].tags as string[]).push('mutated-input');
+        assert.deepEqual(await Promise.all(['2', '3', '4'].map((id) => store.get('people', id))), [
           { id: '2', name: 'A', age: 1 },
           { id: '3', name: 'B', email: 'b@x' },
-          { id: '4', name: 'C', tags: ['x'] },
+          { id: '4', name: 'C', tags: ['x'], at: '2026-01-02T03:04:05.000Z' },
         ]);
-        (input[2].tags as string[]).push('mutated-input');
-        assert.deepEqual(await store.get('people', '4'), { id: '4', name: 'C', tags: ['x'] });
+        assert.deepEqual(ids(await store.find('people', { where: eq('email', 'b@x') })), ['3']);
         assert.deepEqual(await store.insertMany('people', []), []);
-        assert.deepEqual(await store.insertMany('tags', [{ id: 'b', label: 'B' }, { id: 'a', label: 'A' }]), [
-          { id: 'b', label: 'B' },
-          { id: 'a', label: 'A' },
-        ]);
+        assert.deepEqual(await store.insertMany('tags', [{ id: 'b', label: 'B' }, { id: 'a', label: 'A' }]), ['b', 'a']);
+        assert.deepEqual(await store.get('tags', 'b'), { id: 'b', label: 'B' });
         assert.equal((await store.insert('people', { name: 'After' })).id, '5');
+      }));
+
+    it('filters and sorts on a field as its stored JSON holds it (a Date as its ISO string), however it was written', () =>
+      withStore(driver, async (store) => {
+        const at = (day: number) => new Date(Date.UTC(2026, 0, day));
+        await store.insert('people', { name: 'A', city: at(1) });
+        await store.insertMany('people', [{ name: 'B', city: at(2) }]);
+        await store.insertWithId('people', { id: '7', name: 'C', city: at(3) } as Doc);
+        await store.insert('people', { name: 'D', city: 'x' });
+        await store.update('people', '8', { city: at(4) });
+        for (const day of [1, 2, 3, 4]) {
+          const iso = at(day).toISOString();
+          assert.deepEqual((await store.find('people', { where: eq('city', iso) })).items.map((p) => [p.name, p.city]), [[['A', 'B', 'C', 'D'][day - 1], iso]]);
+        }
+        assert.deepEqual(ids(await store.find('people', { where: gte('city', at(2).toISOString()), orderBy: [{ field: 'city', direction: 'desc' }] })), ['8', '7', '2']);
       }));
 
     it('insertMany writes none of its documents when one clashes, on the root store and in a transaction', () =>

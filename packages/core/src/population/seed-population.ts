@@ -318,7 +318,7 @@ class PopulationWriter {
         else batch.push(made);
       }
       const inserted = await this.store.insertMany(step, batch);
-      if (ids) for (const doc of inserted) ids.push(doc.id);
+      if (ids) ids.push(...inserted);
       this.context.onProgress?.(step, to, total);
     }
   }

@@ -63,9 +63,9 @@ export interface Store {
   insert<T extends Doc = Doc>(collection: string, doc: Omit<T, 'id'> & { id?: string }): Promise<T>;
   /**
    * Inserts `docs` in order, all or none (a StoreConflictError on any of them writes none), and
-   * answers them as insert would. For bulk loads: one call, not one awaited insert per document.
+   * answers their ids in that order. For bulk loads: one call, not one awaited insert per document.
    */
-  insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<T[]>;
+  insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<string[]>;
   /** Shallow-merges `patch` into the top-level fields (a field set to undefined is removed). Null when missing. */
   update<T extends Doc = Doc>(collection: string, id: string, patch: Partial<Omit<T, 'id'>>): Promise<T | null>;
   /** True when a document was deleted. */

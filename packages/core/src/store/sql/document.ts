@@ -9,9 +9,12 @@ export type Body = Record<string, unknown>;
  * columns and the answer agree with the stored text. Its `id` is empty until the caller sets it.
  */
 export function encodeDoc<T extends Doc>(doc: Record<string, unknown>): { doc: T; json: string } {
-  const json = JSON.stringify(doc.id === undefined ? doc : withoutId(doc));
+  const json = encodeText(doc);
   return { doc: decodeDoc<T>('', json), json };
 }
+
+/** The text a document is stored as: its JSON without `id`. */
+export const encodeText = (doc: Record<string, unknown>): string => JSON.stringify(doc.id === undefined ? doc : withoutId(doc));
 
 /**
  * A stored text read back as its document, `id` first. The id is spliced into the text: parsing,

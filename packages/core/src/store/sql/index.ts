@@ -5,7 +5,7 @@
  */
 export { compileFilter } from './compile-filter';
 export { compileOrderBy } from './compile-order';
-export { decodeDoc, encodeDoc, mergePatch, type Body } from './document';
+export { decodeDoc, encodeDoc, encodeText, mergePatch, type Body } from './document';
 export { Mutex, type Holder } from './mutex';
 export { INCOMPARABLE, SqlParams, type SqlDialect } from './sql-dialect';
 export {
