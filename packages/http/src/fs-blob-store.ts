@@ -37,13 +37,17 @@ export class FsBlobStore implements BlobStore {
     const tmpDir = join(this.root, '.tmp');
     await mkdir(tmpDir, { recursive: true });
     const tmp = join(tmpDir, randomBytes(12).toString('hex'));
+    const out = createWriteStream(tmp, { flags: 'wx' });
     try {
-      await pipeline(data instanceof Readable ? data : Readable.from(data), createWriteStream(tmp, { flags: 'wx' }));
+      await pipeline(data instanceof Readable ? data : Readable.from(data), out);
       await fsync(tmp);
       await mkdir(dirname(target), { recursive: true });
       await rename(tmp, target);
       await fsync(dirname(target));
     } catch (e) {
+      // A source that fails at once leaves the file's open in flight: removed before the stream
+      // closes, the file would appear after its removal and stay behind.
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       await rm(tmp, { force: true });
       throw e;
     }
