@@ -5,6 +5,9 @@ import type { ProjectRecord } from './project-records';
 import { notFound } from '../engine/errors';
 import type { Context } from '../engine/operation';
 import { representVideo } from '../representations/video';
+import type { RepresentContext } from '../representations/common';
+import { sameVersion, type Version } from '../engine/versions';
+import { deepFreeze } from '../store/copy-json';
 import { forgetAppearances } from './appearances';
 import { removeVideoFromGroups } from './group-videos';
 import { representContext } from './users';
@@ -46,15 +49,36 @@ export async function representVideos(ctx: Context<unknown>, videos: VideoRecord
   const byId = new Map(owners.map((u) => [u.id, u]));
   const folderById = new Map(folders.items.map((f) => [f.id, f]));
   const rc = representContext(ctx);
-  return videos.map((v) =>
-    representVideo(
+  return videos.map((v) => {
+    const owner = byId.get(v.user_id)!;
+    const folder = (v.parent_folder && folderById.get(v.parent_folder)) || null;
+    if (!viewer && !folder) return publicClip(v, owner, rc);
+    return representVideo(
       v,
-      byId.get(v.user_id)!,
+      owner,
       rc,
       { liked: liked.get(v.id) ?? null, watchlater: watchlater.get(v.id) ?? null, watched: watched.get(v.id) ?? null, moderatedChannels },
-      (v.parent_folder && folderById.get(v.parent_folder)) || null,
-    ),
-  );
+      folder,
+    );
+  });
+}
+
+/**
+ * Clips an anonymous caller sees, remembered per video document. A store that shares unchanged
+ * documents (SQLite's read cache answers the same frozen object until any commit) makes the
+ * document the key: a hot video's Clip is built once per owner document, origin and version, not
+ * on every read, and its strings are laid out once for every serialisation after. Shared, so
+ * frozen; the fresh objects of other stores are never remembered.
+ */
+const publicClips = new WeakMap<VideoRecord, { owner: UserRecord; baseUrl: string; version: Version; clip: Record<string, unknown> }>();
+
+function publicClip(video: VideoRecord, owner: UserRecord, rc: RepresentContext): Record<string, unknown> {
+  if (!Object.isFrozen(video) || !Object.isFrozen(owner)) return representVideo(video, owner, rc);
+  const known = publicClips.get(video);
+  if (known && known.owner === owner && known.baseUrl === rc.baseUrl && sameVersion(known.version, rc.version)) return known.clip;
+  const clip = deepFreeze(representVideo(video, owner, rc));
+  publicClips.set(video, { owner, baseUrl: rc.baseUrl, version: rc.version, clip });
+  return clip;
 }
 
 /** The owners of a page of videos; one owner (a single video, one user's page) is a point read. */
