@@ -24,8 +24,8 @@ import type { SqlValue } from './sqlite-types';
  * they are inside one.
  */
 export class Operations {
-  readonly #inserts = new Map<Table, InsertStatement>();
-  readonly #insertsWithId = new Map<Table, InsertStatement>();
+  /** By table, then by `rows` and whether the id is given. */
+  readonly #inserts = new Map<Table, Map<string, InsertStatement>>();
 
   constructor(
     readonly conn: Connection,
@@ -55,10 +55,19 @@ export class Operations {
     return decodeRow<T>({ id, doc: json });
   }
 
-  /** Answers only the ids: a bulk load has no use for the documents, and parsing them back cost a fifth of it. */
+  /**
+   * Answers only the ids: a bulk load has no use for the documents, and parsing them back cost a
+   * fifth of it. All or none only in a transaction level of its own, which callers give it.
+   */
   insertMany(collection: string, docs: readonly Record<string, unknown>[]): string[] {
     const table = this.table(collection);
-    return this.conn.atomic(() => docs.map((doc) => this.#insert(table, doc, table.id === 'text' ? textId(collection, doc.id) : undefined).id));
+    const idOf = (doc: Record<string, unknown>) => (table.id === 'text' ? textId(collection, doc.id) : undefined);
+    const ids: string[] = [];
+    let next = 0;
+    // A mirrored row reads its source in its own statement.
+    if (!table.mirror) for (; next + ROWS_PER_INSERT <= docs.length; next += ROWS_PER_INSERT) ids.push(...this.#insertRows(table, docs.slice(next, next + ROWS_PER_INSERT), idOf));
+    for (; next < docs.length; next++) ids.push(this.#insert(table, docs[next], idOf(docs[next])).id);
+    return ids;
   }
 
   /** AUTOINCREMENT raises the table's sqlite_sequence row past an explicit id by itself. */
@@ -163,18 +172,43 @@ export class Operations {
     return { id: String(id ?? lastInsertRowid), json };
   }
 
-  /** The INSERT of a table, with or without the id column, built once per table (every row of a bulk load takes it). */
-  #insertStatement(table: Table, withId: boolean): InsertStatement {
-    const cache = withId ? this.#insertsWithId : this.#inserts;
-    let statement = cache.get(table);
+  /**
+   * Inserts rows of an unmirrored table in one statement: a statement per row cost about as much
+   * again as the row itself. Rows take their auto ids in the order of the VALUES list, one after
+   * the other (nothing else writes the table in the middle of one statement), so the last id
+   * tells them all.
+   */
+  #insertRows(table: Table, docs: readonly Record<string, unknown>[], idOf: (doc: Record<string, unknown>) => string | undefined): string[] {
+    const given = table.id === 'text' ? docs.map(idOf) : undefined;
+    const values: SqlValue[] = [];
+    docs.forEach((doc, i) => {
+      if (given) values.push(given[i]!);
+      values.push(encodeText(doc), ...columnValues(table, doc));
+    });
+    const { sql } = this.#insertStatement(table, given !== undefined, docs.length);
+    const { lastInsertRowid } = this.#write(table, () => this.conn.run(sql, values));
+    if (given) return given as string[];
+    const last = Number(lastInsertRowid);
+    return docs.map((_, i) => String(last - docs.length + 1 + i));
+  }
+
+  /** The INSERT of `rows` rows of a table, with or without the id column, built once (every row of a bulk load takes one). */
+  #insertStatement(table: Table, withId: boolean, rows = 1): InsertStatement {
+    let byShape = this.#inserts.get(table);
+    if (!byShape) this.#inserts.set(table, (byShape = new Map()));
+    const shape = `${rows}:${withId}`;
+    let statement = byShape.get(shape);
     if (!statement) {
       const cols = [...(withId ? ['id'] : []), DOC_COLUMN, ...table.columns.map(quote)];
       const exprs = cols.map(() => '?');
       const mirror = mirroredColumns(table, this.tables);
       const into = `INSERT INTO ${table.sql} (${[...cols, ...(mirror?.columns ?? [])].join(', ')})`;
-      const sql = mirror ? `${into} SELECT ${[...exprs, ...mirror.expressions].join(', ')} FROM (SELECT 1) ${mirror.join}` : `${into} VALUES (${exprs.join(', ')})`;
+      const row = `(${exprs.join(', ')})`;
+      const sql = mirror
+        ? `${into} SELECT ${[...exprs, ...mirror.expressions].join(', ')} FROM (SELECT 1) ${mirror.join}`
+        : `${into} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
       statement = { sql, mirror };
-      cache.set(table, statement);
+      byShape.set(shape, statement);
     }
     return statement;
   }
@@ -212,6 +246,9 @@ export class Operations {
     }
   }
 }
+
+/** Rows per multi-row INSERT of a bulk insert (16 columns of a video make 512 parameters). */
+const ROWS_PER_INSERT = 32;
 
 interface InsertStatement {
   sql: string;

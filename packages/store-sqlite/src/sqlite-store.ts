@@ -46,6 +46,10 @@ export class SqliteStore implements Store {
   }
 
   async insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<string[]> {
+    // The write's own level (its group's transaction, or a savepoint in it) makes it all or none. A
+    // savepoint of its own inside would keep every page the rows change in the statement journal,
+    // which SQLite walks from its start after each statement: a batch of rows landing all over a
+    // unique index (likes, a channel's videos) took quadratic time.
     return this.#write((ops) => ops.insertMany(collection, docs));
   }
 

@@ -45,7 +45,8 @@ export class SqliteTransaction implements Store, Holder {
   }
 
   async insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<string[]> {
-    return this.#ops().insertMany(collection, docs);
+    const ops = this.#ops();
+    return ops.conn.atomic(() => ops.insertMany(collection, docs));
   }
 
   async update<T extends Doc = Doc>(collection: string, id: string, patch: Partial<Omit<T, 'id'>>): Promise<T | null> {

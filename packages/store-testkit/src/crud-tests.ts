@@ -156,6 +156,22 @@ export function crudTests(driver: StoreTestDriver): void {
         assert.equal((await store.insert('people', { name: 'After' })).id, '5');
       }));
 
+    it('insertMany of many documents answers each its own id, in order (a driver may write them several to a statement)', () =>
+      withStore(driver, async (store) => {
+        await store.insert('people', { name: 'Before' });
+        const people = Array.from({ length: 70 }, (_, i) => ({ name: `P${i}`, age: i, ...(i % 3 === 0 ? { email: `p${i}@x` } : {}) }));
+        const ids = await store.insertMany('people', people);
+        assert.deepEqual(ids, people.map((_, i) => String(i + 2)));
+        for (const [i, id] of ids.entries()) assert.deepEqual(await store.get('people', id), { id, ...people[i] });
+        const tags = Array.from({ length: 70 }, (_, i) => ({ id: `t${69 - i}`, label: `L${i}` }));
+        assert.deepEqual(await store.insertMany('tags', tags), tags.map((t) => t.id));
+        assert.deepEqual(await store.get('tags', 't0'), { id: 't0', label: 'L69' });
+        assert.equal(await store.count('tags'), 70);
+        assert.equal((await store.insert('people', { name: 'After' })).id, '72');
+        await assert.rejects(store.insertMany('people', people.slice(0, 40).map((p, i) => (i === 35 ? { ...p, email: 'p0@x' } : { name: p.name }))), StoreConflictError);
+        assert.equal(await store.count('people'), 72);
+      }));
+
     it('filters and sorts on a field as its stored JSON holds it (a Date as its ISO string), however it was written', () =>
       withStore(driver, async (store) => {
         const at = (day: number) => new Date(Date.UTC(2026, 0, day));
