@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { drivers, Harness, type Fixture } from '../src/index';
 
-// Anonymous Clips are remembered per stored document on SQLite (domain/videos.ts): every change
-// to what a Clip shows must show at once, and each caller's version its own form.
+// Anonymous Clips are remembered per stored document on SQLite (domain/videos.ts), and their JSON
+// text per Clip (http/json-payload.ts): every change to what a Clip shows must show at once, and
+// each caller's version its own form.
 for (const driver of drivers) {
   describe(`anonymous reads of a video follow every change (${driver.name})`, () => {
     let h: Harness;
@@ -35,8 +36,24 @@ for (const driver of drivers) {
       assert.equal((await h.call('GET', `/videos/${id}`)).status, 404);
     });
 
+    it('sends the remembered text with its length in bytes, and the new text after a change', async () => {
+      const texts = async () => {
+        const r = await h.call('GET', `/videos/${id}`);
+        assert.equal(Number(r.headers.get('content-length')), Buffer.byteLength(r.text));
+        return r.text;
+      };
+      assert.equal((await h.call('PATCH', `/videos/${id}`, { token: alice.token, json: { name: 'Tōkyō ✓ 東京', privacy: { view: 'anybody' } } })).status, 200);
+      const first = await texts();
+      assert.equal(JSON.parse(first).name, 'Tōkyō ✓ 東京');
+      assert.equal(await texts(), first);
+      const head = await h.call('HEAD', `/videos/${id}`);
+      assert.equal(head.status, 200);
+      assert.equal(Number(head.headers.get('content-length')), Buffer.byteLength(first));
+      assert.equal((await h.call('PATCH', `/videos/${id}`, { token: alice.token, json: { description: 'Changed' } })).status, 200);
+      assert.equal(JSON.parse(await texts()).description, 'Changed');
+    });
+
     it('answers each version its own form of the Clip', async () => {
-      assert.equal((await h.call('PATCH', `/videos/${id}`, { token: alice.token, json: { privacy: { view: 'anybody' } } })).status, 200);
       const v34 = await anonymous('3.4');
       const v32 = await anonymous('3.2');
       assert.equal(v34.review_page.active, true);

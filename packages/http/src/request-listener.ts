@@ -7,6 +7,7 @@ import { createTusHandler, tusPath } from './tus';
 import { runPull } from './pull';
 import { createPostHandler, createStreamHandler, postPath, streamPath } from './post-upload';
 import { UploadSlots, uploadsBusy } from './upload-slots';
+import { jsonPayload } from './json-payload';
 
 export interface ListenerOptions {
   /** Largest request body accepted; larger → 413. Default 1 MiB. */
@@ -147,9 +148,9 @@ function write(res: ServerResponse, answer: ServiceResponse, extra: Record<strin
     return;
   }
   // Ended as a string, node:http sends headers and body in one write, with no copy into a Buffer first.
-  const payload = JSON.stringify(answer.body);
-  headers['Content-Length'] = String(Buffer.byteLength(payload));
-  res.writeHead(answer.status, headers).end(head ? undefined : payload);
+  const { text, bytes } = jsonPayload(answer.body);
+  headers['Content-Length'] = String(bytes);
+  res.writeHead(answer.status, headers).end(head ? undefined : text);
 }
 
 /** The peer's address; behind a trusted proxy, the last X-Forwarded-For entry (the one the proxy added, not the client's claim). */
