@@ -1,6 +1,6 @@
-import { availableParallelism } from 'node:os';
 import type { Schema } from '@reelbase/core';
 import { wantedIndexes } from '@reelbase/core/sql';
+import { withIndexSorting } from './index-sorting';
 import type { Connection } from './sqlite-connection';
 import { createIndexSql, quote, type Tables } from './sqlite-schema';
 
@@ -46,7 +46,11 @@ export function beginBulkLoad(conn: Connection, schema: Schema, tables: Tables):
   // checkpoint, not once per transaction.
   conn.db.pragma('wal_autocheckpoint = 10000');
   return () => {
-    if (deferred.length > 0) buildIndexes(conn, deferred);
+    withIndexSorting(conn, () =>
+      conn.immediate(() => {
+        for (const sql of deferred) conn.db.exec(sql);
+      }),
+    );
     conn.db.pragma('synchronous = FULL');
     conn.db.pragma('mmap_size = 0');
     conn.db.pragma('wal_autocheckpoint = 1000');
@@ -54,27 +58,3 @@ export function beginBulkLoad(conn: Connection, schema: Schema, tables: Tables):
   };
 }
 
-/**
- * Builds the deferred indexes in one transaction, with the settings that halve an index build
- * over millions of rows. SQLite's sorter cuts its input into runs of the page cache's size: runs of
- * a few MiB sort within the CPU caches, and worker threads (`threads`) sort them side by side,
- * where one run of the 256 MiB a bulk load caches is sorted on one core out of memory. The runs go
- * to temporary files: an in-memory temporary store (what connect() sets for statement journals)
- * made the same build more than twice as slow.
- */
-function buildIndexes(conn: Connection, statements: readonly string[]): void {
-  const cache = conn.db.pragma('cache_size', { simple: true }) as number;
-  const temp = conn.db.pragma('temp_store', { simple: true }) as number;
-  conn.db.pragma('cache_size = -8192');
-  conn.db.pragma('temp_store = FILE');
-  conn.db.pragma(`threads = ${Math.min(8, availableParallelism())}`);
-  try {
-    conn.immediate(() => {
-      for (const sql of statements) conn.db.exec(sql);
-    });
-  } finally {
-    conn.db.pragma('threads = 0');
-    conn.db.pragma(`temp_store = ${temp}`);
-    conn.db.pragma(`cache_size = ${cache}`);
-  }
-}

@@ -1,5 +1,6 @@
 import type { CollectionSchema, FieldType, Schema } from '@reelbase/core';
 import { describeTables, INDEX_PREFIX, isText, quote, wantedIndexes, type SqlTable, type SqlTables, type WantedIndex } from '@reelbase/core/sql';
+import { withIndexSorting } from './index-sorting';
 import type { Connection } from './sqlite-connection';
 import { ensureMirror } from './sqlite-mirror';
 
@@ -45,12 +46,15 @@ interface ColumnInfo {
  * keep mirrors.
  */
 export function ensureSchema(conn: Connection, schema: Schema, tables: Tables): void {
-  conn.immediate(() => {
-    const added = new Map<Table, string[]>();
-    for (const table of tables.values()) added.set(table, ensureTable(conn, schema[table.name], table));
-    // Mirrors read other tables, so they come once every table is in shape.
-    for (const table of tables.values()) ensureMirror(conn, table, tables, added.get(table)!);
-  });
+  // A new index (an upgrade, or the ones an interrupted seed left to build) may cover millions of rows.
+  withIndexSorting(conn, () =>
+    conn.immediate(() => {
+      const added = new Map<Table, string[]>();
+      for (const table of tables.values()) added.set(table, ensureTable(conn, schema[table.name], table));
+      // Mirrors read other tables, so they come once every table is in shape.
+      for (const table of tables.values()) ensureMirror(conn, table, tables, added.get(table)!);
+    }),
+  );
 }
 
 /** Brings one table to the schema; answers the columns it (re)created. */
