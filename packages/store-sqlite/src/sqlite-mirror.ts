@@ -10,7 +10,7 @@ import { columnType, quote, type Table, type Tables } from './sqlite-schema';
  * Triggers are recreated, and every row's copies refreshed, whenever their definition changes or
  * a mirrored column is (re)created; otherwise opening costs nothing.
  */
-export function mirroredColumns(table: Table, tables: Tables): { key: string; columns: string[]; expressions: string[]; join: string } | null {
+export function mirroredColumns(table: Table, tables: Tables): { key: string; columns: string[]; expressions: string[]; join: (sourceId: string) => string } | null {
   if (!table.mirror) return null;
   const source = tables.get(table.mirror.collection)!;
   const pairs = Object.entries(table.mirror.fields);
@@ -18,9 +18,10 @@ export function mirroredColumns(table: Table, tables: Tables): { key: string; co
     key: table.mirror.key,
     columns: pairs.map(([local]) => quote(local)),
     expressions: pairs.map(([, from]) => `rb_source.${quote(from)}`),
-    // One rowid lookup for every field (NULLs when the source is missing), bound after the values:
-    // cheaper than a subquery per field, or a trigger rewriting the new row.
-    join: `LEFT JOIN ${source.sql} AS rb_source ON rb_source.id = ?`,
+    // One rowid lookup for every field (NULLs when the source is missing), keyed by a bound value
+    // or a column of the inserted rows: cheaper than a subquery per field, or a trigger rewriting
+    // the new row.
+    join: (sourceId) => `LEFT JOIN ${source.sql} AS rb_source ON rb_source.id = ${sourceId}`,
   };
 }
 

@@ -64,8 +64,7 @@ export class Operations {
     const idOf = (doc: Record<string, unknown>) => (table.id === 'text' ? textId(collection, doc.id) : undefined);
     const ids: string[] = [];
     let next = 0;
-    // A mirrored row reads its source in its own statement.
-    if (!table.mirror) for (; next + ROWS_PER_INSERT <= docs.length; next += ROWS_PER_INSERT) ids.push(...this.#insertRows(table, docs.slice(next, next + ROWS_PER_INSERT), idOf));
+    for (; next + ROWS_PER_INSERT <= docs.length; next += ROWS_PER_INSERT) ids.push(...this.#insertRows(table, docs.slice(next, next + ROWS_PER_INSERT), idOf));
     for (; next < docs.length; next++) ids.push(this.#insert(table, docs[next], idOf(docs[next])).id);
     return ids;
   }
@@ -173,19 +172,21 @@ export class Operations {
   }
 
   /**
-   * Inserts rows of an unmirrored table in one statement: a statement per row cost about as much
-   * again as the row itself. Rows take their auto ids in the order of the VALUES list, one after
-   * the other (nothing else writes the table in the middle of one statement), so the last id
-   * tells them all.
+   * Inserts rows in one statement: a statement per row cost about as much again as the row itself.
+   * Rows take their auto ids in the order they are inserted, one after the other (nothing else
+   * writes the table in the middle of one statement), so the last id tells them all. Mirrored rows
+   * come out of a join, which an ordinal bound with each row keeps in order.
    */
   #insertRows(table: Table, docs: readonly Record<string, unknown>[], idOf: (doc: Record<string, unknown>) => string | undefined): string[] {
     const given = table.id === 'text' ? docs.map(idOf) : undefined;
+    const { sql, mirror } = this.#insertStatement(table, given !== undefined, docs.length);
     const values: SqlValue[] = [];
     docs.forEach((doc, i) => {
+      if (mirror) values.push(i);
       if (given) values.push(given[i]!);
       values.push(encodeText(doc), ...columnValues(table, doc));
+      if (mirror) values.push(toSql(doc[mirror.key]));
     });
-    const { sql } = this.#insertStatement(table, given !== undefined, docs.length);
     const { lastInsertRowid } = this.#write(table, () => this.conn.run(sql, values));
     if (given) return given as string[];
     const last = Number(lastInsertRowid);
@@ -203,10 +204,15 @@ export class Operations {
       const exprs = cols.map(() => '?');
       const mirror = mirroredColumns(table, this.tables);
       const into = `INSERT INTO ${table.sql} (${[...cols, ...(mirror?.columns ?? [])].join(', ')})`;
-      const row = `(${exprs.join(', ')})`;
-      const sql = mirror
-        ? `${into} SELECT ${[...exprs, ...mirror.expressions].join(', ')} FROM (SELECT 1) ${mirror.join}`
-        : `${into} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
+      const values = (width: number) => Array.from({ length: rows }, () => `(${Array.from({ length: width }, () => '?').join(', ')})`).join(', ');
+      // Several mirrored rows: VALUES (ordinal, …columns, source id) joined to their sources.
+      const picked = cols.map((_, i) => `rb_rows.column${i + 2}`);
+      const sql = !mirror
+        ? `${into} VALUES ${values(cols.length)}`
+        : rows === 1
+          ? `${into} SELECT ${[...exprs, ...mirror.expressions].join(', ')} FROM (SELECT 1) ${mirror.join('?')}`
+          : `${into} SELECT ${[...picked, ...mirror.expressions].join(', ')} FROM (VALUES ${values(cols.length + 2)}) AS rb_rows ` +
+            `${mirror.join(`rb_rows.column${cols.length + 2}`)} ORDER BY rb_rows.column1`;
       statement = { sql, mirror };
       byShape.set(shape, statement);
     }

@@ -52,6 +52,24 @@ export function mirrorTests(driver: StoreTestDriver): void {
         assert.deepEqual((await store.find('clip_tags', { where: eq('clip_id', '3') })).items, [{ id: '3', clip_id: '3', tag: 'music' }]);
       }));
 
+    it('are read from the source by insertMany too, each row in order with its own id (a driver may write several to a statement)', () =>
+      withClips(driver, async (store) => {
+        // Sources 1–4 exist, 5 does not; keys in no particular order.
+        const rows = Array.from({ length: 75 }, (_, i) => ({ clip_id: String(((i * 7) % 5) + 1), tag: `t${i}` }));
+        const inserted = await store.insertMany('clip_tags', rows);
+        assert.deepEqual(inserted, rows.map((_, i) => String(i + 6)));
+        for (const [i, id] of inserted.entries()) assert.deepEqual(await store.get('clip_tags', id), { id, ...rows[i] });
+        const of = (clip: string) => rows.filter((r) => r.clip_id === clip).length;
+        // Each clip's fields on its new rows, and on the rows withClips made before.
+        assert.equal(await store.count('clip_tags', eq('clip_title', 'Alpha')), of('2') + 1);
+        assert.equal(await store.count('clip_tags', eq('clip_open', false)), of('3') + 1);
+        assert.equal(await store.count('clip_tags', eq('clip_plays', 5)), of('1') + of('3') + 3);
+        assert.equal(await store.count('clip_tags', eq('clip_plays', null)), of('5'));
+        assert.deepEqual(await musicClips(store, [byPlays], eq('tag', 't3')), ['2']);
+        await store.insert('clips', { title: 'epsilon', plays: 50, open: true });
+        assert.equal(await store.count('clip_tags', eq('clip_plays', 50)), of('5'));
+      }));
+
     it('follow updates and increments of the source, and undo with a rolled-back transaction', () =>
       withClips(driver, async (store) => {
         await store.increment('clips', '4', 'plays', 100);

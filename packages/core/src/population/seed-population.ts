@@ -261,42 +261,41 @@ class PopulationWriter {
     const { videos, likes, channelVideos, channels } = this.plan;
     const last = await this.store.findOne<ActivityRecord>('activities', and(), by('seq', 'desc'));
     let seq = last?.seq ?? 0;
-    const events: { type: ActivityType; video: number; user: string; subject: string | null; time: number }[] = [];
-    const cursors = { video: 0, like: 0, channel: 0 };
-    const nextEvents = (): boolean => {
-      const tv = videos.time[cursors.video] ?? Infinity;
-      const tl = likes.time[cursors.like] ?? Infinity;
-      const tc = channelVideos.time[cursors.channel] ?? Infinity;
-      const first = Math.min(tv, tl, tc);
-      if (first === Infinity) return false;
-      if (first === tv) {
-        const v = cursors.video++;
-        const user = this.userIds[videos.owner[v]];
-        events.push({ type: 'uploads', video: v, user, subject: null, time: tv });
-        for (const t of this.#tagsOf(v)) events.push({ type: 'tagged_with', video: v, user, subject: this.plan.tags.canonical[t], time: tv });
-      } else if (first === tl) {
-        const i = cursors.like++;
-        events.push({ type: 'likes', video: likes.b[i], user: this.userIds[likes.a[i]], subject: null, time: tl });
-      } else {
-        const i = cursors.channel++;
-        const c = channelVideos.a[i];
-        events.push({ type: 'channel', video: channelVideos.b[i], user: this.userIds[channels.owner[c]], subject: this.#channelIds[c], time: tc });
-      }
-      return true;
-    };
     const total = videos.time.length + videos.tags.list.length + likes.a.length + channelVideos.a.length;
+    let batch: Omit<ActivityRecord, 'id'>[] = [];
     let written = 0;
-    while (written < total) {
-      while (events.length < this.options.batchSize && nextEvents());
-      const batch = events.splice(0, this.options.batchSize);
-      await this.store.insertMany<ActivityRecord>(
-        'activities',
-        batch.map((e) => ({ type: e.type, video_id: this.videoIds[e.video], user_id: e.user, subject: e.subject, seq: ++seq, created_time: iso(e.time) })),
-      );
-      written += batch.length;
-      this.context.onProgress?.('activities', written, total);
+    const add = (type: ActivityType, video: number, user: string, subject: string | null, time: string) =>
+      batch.push({ type, video_id: this.videoIds[video], user_id: user, subject, seq: ++seq, created_time: time });
+    // Merges the three time-sorted streams; an upload's tags come with it, at its time.
+    for (let v = 0, l = 0, c = 0; ; ) {
+      const tv = videos.time[v] ?? Infinity;
+      const tl = likes.time[l] ?? Infinity;
+      const tc = channelVideos.time[c] ?? Infinity;
+      const first = Math.min(tv, tl, tc);
+      if (first !== Infinity) {
+        const time = iso(first);
+        if (first === tv) {
+          const user = this.userIds[videos.owner[v]];
+          add('uploads', v, user, null, time);
+          for (const t of this.#tagsOf(v)) add('tagged_with', v, user, this.plan.tags.canonical[t], time);
+          v++;
+        } else if (first === tl) {
+          add('likes', likes.b[l], this.userIds[likes.a[l]], null, time);
+          l++;
+        } else {
+          const channel = channelVideos.a[c];
+          add('channel', channelVideos.b[c], this.userIds[channels.owner[channel]], this.#channelIds[channel], time);
+          c++;
+        }
+      }
+      if (batch.length >= this.options.batchSize || (first === Infinity && batch.length > 0)) {
+        await this.store.insertMany<ActivityRecord>('activities', batch);
+        written += batch.length;
+        batch = [];
+        this.context.onProgress?.('activities', written, total);
+      }
+      if (first === Infinity) return total;
     }
-    return total;
   }
 
   async #pairs(collection: string, pairs: Pairs, record: (a: number, b: number, time: string, i: number) => Omit<Doc, 'id'>): Promise<void> {
