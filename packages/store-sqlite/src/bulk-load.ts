@@ -57,4 +57,3 @@ export function beginBulkLoad(conn: Connection, schema: Schema, tables: Tables):
     conn.db.pragma('wal_checkpoint(TRUNCATE)');
   };
 }
-

@@ -61,11 +61,13 @@ export class Operations {
    */
   insertMany(collection: string, docs: readonly Record<string, unknown>[]): string[] {
     const table = this.table(collection);
-    const idOf = (doc: Record<string, unknown>) => (table.id === 'text' ? textId(collection, doc.id) : undefined);
+    const given = table.id === 'text' ? docs.map((doc) => textId(collection, doc.id)) : undefined;
     const ids: string[] = [];
     let next = 0;
-    for (; next + ROWS_PER_INSERT <= docs.length; next += ROWS_PER_INSERT) ids.push(...this.#insertRows(table, docs.slice(next, next + ROWS_PER_INSERT), idOf));
-    for (; next < docs.length; next++) ids.push(this.#insert(table, docs[next], idOf(docs[next])).id);
+    for (; next + ROWS_PER_INSERT <= docs.length; next += ROWS_PER_INSERT) {
+      ids.push(...this.#insertRows(table, docs.slice(next, next + ROWS_PER_INSERT), given?.slice(next, next + ROWS_PER_INSERT)));
+    }
+    for (; next < docs.length; next++) ids.push(this.#insert(table, docs[next], given?.[next]).id);
     return ids;
   }
 
@@ -161,12 +163,9 @@ export class Operations {
 
   /** Inserts with `id` in the id column, or lets an auto one be assigned when it is undefined. */
   #insert(table: Table, doc: Record<string, unknown>, id: string | number | undefined): { id: string; json: string } {
-    const json = encodeText(doc);
     const { sql, mirror } = this.#insertStatement(table, id !== undefined);
-    const values: SqlValue[] = [json, ...columnValues(table, doc)];
-    if (id !== undefined) values.unshift(id);
-    // Mirrored columns are read from their source in the same statement (sqlite-mirror.ts).
-    if (mirror) values.push(toSql(doc[mirror.key]));
+    const json = encodeText(doc);
+    const values = rowValues(table, doc, json, id, mirror);
     const { lastInsertRowid } = this.#write(table, () => this.conn.run(sql, values));
     return { id: String(id ?? lastInsertRowid), json };
   }
@@ -177,18 +176,15 @@ export class Operations {
    * writes the table in the middle of one statement), so the last id tells them all. Mirrored rows
    * come out of a join, which an ordinal bound with each row keeps in order.
    */
-  #insertRows(table: Table, docs: readonly Record<string, unknown>[], idOf: (doc: Record<string, unknown>) => string | undefined): string[] {
-    const given = table.id === 'text' ? docs.map(idOf) : undefined;
+  #insertRows(table: Table, docs: readonly Record<string, unknown>[], given: string[] | undefined): string[] {
     const { sql, mirror } = this.#insertStatement(table, given !== undefined, docs.length);
     const values: SqlValue[] = [];
     docs.forEach((doc, i) => {
       if (mirror) values.push(i);
-      if (given) values.push(given[i]!);
-      values.push(encodeText(doc), ...columnValues(table, doc));
-      if (mirror) values.push(toSql(doc[mirror.key]));
+      values.push(...rowValues(table, doc, encodeText(doc), given?.[i], mirror));
     });
     const { lastInsertRowid } = this.#write(table, () => this.conn.run(sql, values));
-    if (given) return given as string[];
+    if (given) return given;
     const last = Number(lastInsertRowid);
     return docs.map((_, i) => String(last - docs.length + 1 + i));
   }
@@ -255,6 +251,17 @@ export class Operations {
 
 /** Rows per multi-row INSERT of a bulk insert (16 columns of a video make 512 parameters). */
 const ROWS_PER_INSERT = 32;
+
+/**
+ * What one row of an INSERT binds, in the statement's order: the id when given, the document
+ * text, the columns, and for a mirrored table the source id its copies are read by (sqlite-mirror.ts).
+ */
+function rowValues(table: Table, doc: Record<string, unknown>, json: string, id: string | number | undefined, mirror: InsertStatement['mirror']): SqlValue[] {
+  const values: SqlValue[] = id === undefined ? [json] : [id, json];
+  values.push(...columnValues(table, doc));
+  if (mirror) values.push(toSql(doc[mirror.key]));
+  return values;
+}
 
 interface InsertStatement {
   sql: string;

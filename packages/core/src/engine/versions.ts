@@ -6,6 +6,7 @@ export type Version = readonly [number, number, number];
 export const latestVersion: Version = [3, 4, 0];
 
 export const sameVersion = (a: Version, b: Version): boolean => a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
+
 const supportedMinors: Record<number, readonly number[]> = { 3: [1, 2, 3, 4] };
 
 /**
