@@ -19,7 +19,8 @@ export default defineConfig([
   // `@reelbase/core/sql`: what the SQL drivers share.
   pkg('packages/core', { entry: { index: 'packages/core/src/index.ts', sql: 'packages/core/src/store/sql/index.ts' } }),
   pkg('packages/store-json'),
-  pkg('packages/store-sqlite'),
+  // The bulk writer's thread is a module of its own (bulk-writer.ts starts it beside index.js).
+  pkg('packages/store-sqlite', { entry: { index: 'packages/store-sqlite/src/index.ts', 'bulk-writer-thread': 'packages/store-sqlite/src/bulk-writer-thread.ts' } }),
   pkg('packages/store-postgres'),
   pkg('packages/store-testkit'),
   pkg('packages/http'),

@@ -59,7 +59,7 @@ for (const driver of ['sqlite', 'json'] as const) {
 
     it('writes the population asked for, every counter consistent, into a store that already has a user', async () => {
       assert.equal((await cli(['users', 'create', '--name', 'Existing', '--store', spec], { cwd: dir })).code, 0);
-      const seeded = await cli(['seed', '--store', spec, '--users', '40', '--videos', '300', '--follows', '200', '--likes', '500', '--comments', '150', '--channels', '4', '--tags', '25', '--json'], { cwd: dir });
+      const seeded = await cli(['seed', '--store', spec, '--users', '40', '--videos', '300', '--follows', '200', '--likes', '500', '--comments', '150', '--channels', '4', '--tags', '25', '--batch', '64', '--json'], { cwd: dir });
       assert.equal(seeded.code, 0, seeded.stderr);
       const summary = stdoutJson(seeded);
       assert.deepEqual(

@@ -1,6 +1,7 @@
 import type { Schema } from '@reelbase/core';
 import { wantedIndexes } from '@reelbase/core/sql';
 import { withIndexSorting } from './index-sorting';
+import { applyLoadSettings } from './load-settings';
 import type { Connection } from './sqlite-connection';
 import { createIndexSql, quote, type Tables } from './sqlite-schema';
 
@@ -20,7 +21,7 @@ import { createIndexSql, quote, type Tables } from './sqlite-schema';
  * syncs everything. A load killed before its end leaves what it committed, and the next open
  * builds the missing indexes (ensureSchema).
  */
-export function beginBulkLoad(conn: Connection, schema: Schema, tables: Tables): () => void {
+export function beginBulkLoad(conn: Connection, schema: Schema, tables: Tables): BulkLoad {
   const deferred: string[] = [];
   let fresh = true;
   conn.immediate(() => {
@@ -36,16 +37,8 @@ export function beginBulkLoad(conn: Connection, schema: Schema, tables: Tables):
       }
     }
   });
-  if (fresh) conn.db.pragma('synchronous = OFF');
-  // Building an index scans its whole table: mapped pages are read in place instead of copied
-  // through the page cache (a third less time per index of a million videos). better-sqlite3's
-  // SQLite maps at most 2 GiB.
-  conn.db.pragma(`mmap_size = ${2 ** 31}`);
-  // A checkpoint every 40 MiB of WAL instead of every 4: a page written by many of the load's
-  // transactions (a table's last leaf, a unique index's) is copied to the database once per
-  // checkpoint, not once per transaction.
-  conn.db.pragma('wal_autocheckpoint = 10000');
-  return () => {
+  applyLoadSettings(conn.db, fresh);
+  const end = () => {
     withIndexSorting(conn, () =>
       conn.immediate(() => {
         for (const sql of deferred) conn.db.exec(sql);
@@ -56,4 +49,12 @@ export function beginBulkLoad(conn: Connection, schema: Schema, tables: Tables):
     conn.db.pragma('wal_autocheckpoint = 1000');
     conn.db.pragma('wal_checkpoint(TRUNCATE)');
   };
+  return { fresh, end };
+}
+
+export interface BulkLoad {
+  /** No table held a row: every connection writing the load may skip syncs (applyLoadSettings). */
+  fresh: boolean;
+  /** Builds the deferred indexes and syncs everything; the last thing before the connections close. */
+  end: () => void;
 }

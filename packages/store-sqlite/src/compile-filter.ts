@@ -1,11 +1,10 @@
 import type { Filter } from '@reelbase/core';
 import { column, compileFilter as compile, isText, SqlParams, type SqlDialect } from '@reelbase/core/sql';
+import { LOWER_FUNCTION } from './connect';
 import { toSql, toSqlId } from './row-codec';
 import { columnType, type Table, type Tables } from './sqlite-schema';
 import type { SqlValue } from './sqlite-types';
 
-/** Registered on every connection: Unicode lower-casing (SQLite's lower() and LIKE fold ASCII only). */
-export const LOWER_FUNCTION = 'rb_lower';
 
 // Above this many values an `in` list is bound as one JSON array, keeping the statement text
 // (and so the statement cache) stable and staying far from SQLite's bound-parameter limit.

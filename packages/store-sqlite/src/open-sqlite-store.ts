@@ -1,14 +1,13 @@
 import type { Schema, Store } from '@reelbase/core';
 import Database from 'better-sqlite3';
 import { beginBulkLoad } from './bulk-load';
-import { LOWER_FUNCTION } from './compile-filter';
+import { BulkWriter } from './bulk-writer';
+import { connect } from './connect';
 import { ReadCache } from './read-cache';
 import { ReadSnapshot } from './read-snapshot';
-import { Connection } from './sqlite-connection';
 import { Operations } from './sqlite-operations';
 import { describeSchema, ensureSchema } from './sqlite-schema';
 import { SqliteStore } from './sqlite-store';
-import type { SqliteDatabase, SqlValue } from './sqlite-types';
 
 export interface SqliteStoreOptions {
   /** The collections; tables, columns and indexes are created or upgraded to match at open. */
@@ -28,6 +27,8 @@ export interface SqliteStoreOptions {
   bulkLoad?: boolean;
 }
 
+const PAGE_SIZE = 8192;
+
 /**
  * Opens a store on an SQLite database: one table per collection with a column per declared field
  * plus the JSON document. File databases run in WAL mode with synchronous=FULL, so an
@@ -39,32 +40,23 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
   const cacheMiB = options.cacheMiB ?? 32;
   const writer = connect(new Database(options.path), cacheMiB);
   try {
+    // Only a new database takes it (a WAL database keeps its page size). 8 KiB pages hold a video
+    // row ~4 to a page instead of 2 and halve the pages an index spans: a million-video seed
+    // loads and builds its indexes a tenth faster, with the same list latencies.
+    writer.db.pragma(`page_size = ${PAGE_SIZE}`);
     writer.db.pragma('journal_mode = WAL');
     writer.db.pragma('synchronous = FULL');
     ensureSchema(writer, options.schema, tables);
-    const endLoad = options.bulkLoad ? beginBulkLoad(writer, options.schema, tables) : undefined;
+    const load = options.bulkLoad ? beginBulkLoad(writer, options.schema, tables) : undefined;
     // Opened after the schema exists, so the reader never sees a half-created database.
     const reader = memory ? undefined : connect(new Database(options.path, { readonly: true, fileMustExist: true }), cacheMiB);
     const snapshot = reader && new ReadSnapshot(reader);
-    return new SqliteStore(new Operations(writer, tables), snapshot && { ops: new Operations(snapshot.conn, tables, new ReadCache(snapshot)), snapshot }, endLoad);
+    return new SqliteStore(new Operations(writer, tables), snapshot && { ops: new Operations(snapshot.conn, tables, new ReadCache(snapshot)), snapshot }, load && {
+      end: load.end,
+      writer: memory ? undefined : new BulkWriter({ path: options.path, cacheMiB, fresh: load.fresh }),
+    });
   } catch (error) {
     writer.close();
     throw error;
   }
-}
-
-function connect(db: SqliteDatabase, cacheMiB: number): Connection {
-  db.pragma('busy_timeout = 5000');
-  if (!(cacheMiB > 0)) throw new RangeError(`cacheMiB must be a positive number, got ${cacheMiB}`);
-  // A negative cache_size counts KiB instead of pages.
-  db.pragma(`cache_size = ${-Math.round(cacheMiB * 1024)}`);
-  // Statement journals (every statement that fires a trigger, or writes several rows, inside a
-  // transaction keeps one) go to memory instead of a temporary file written page by page.
-  db.pragma('temp_store = MEMORY');
-  db.function(LOWER_FUNCTION, { deterministic: true }, lower);
-  return new Connection(db);
-}
-
-function lower(value: SqlValue): SqlValue {
-  return value === null ? null : String(value).toLowerCase();
 }

@@ -9,6 +9,7 @@ import {
   type FindResult,
   type OrderBy,
 } from '@reelbase/core';
+import type { BoundInsert } from './bulk-writer';
 import { compileFilter } from './compile-filter';
 import type { ReadCache } from './read-cache';
 import { mirroredColumns } from './sqlite-mirror';
@@ -60,15 +61,23 @@ export class Operations {
    * fifth of it. All or none only in a transaction level of its own, which callers give it.
    */
   insertMany(collection: string, docs: readonly Record<string, unknown>[]): string[] {
-    const table = this.table(collection);
-    const given = table.id === 'text' ? docs.map((doc) => textId(collection, doc.id)) : undefined;
-    const ids: string[] = [];
-    let next = 0;
-    for (; next + ROWS_PER_INSERT <= docs.length; next += ROWS_PER_INSERT) {
-      ids.push(...this.#insertRows(table, docs.slice(next, next + ROWS_PER_INSERT), given?.slice(next, next + ROWS_PER_INSERT)));
+    const batch = this.#bindMany(collection, docs);
+    return batch.ids(this.#write(batch.table, () => batch.inserts.map(({ sql, values }) => Number(this.conn.run(sql, values).lastInsertRowid))));
+  }
+
+  /**
+   * insertMany with the INSERTs run by `run`, in one transaction, elsewhere (a bulk load's writer
+   * thread). They are bound before this answers its promise, on the caller's thread.
+   */
+  async insertManyVia(collection: string, docs: readonly Record<string, unknown>[], run: (inserts: BoundInsert[]) => Promise<number[]>): Promise<string[]> {
+    const batch = this.#bindMany(collection, docs);
+    let rowids: number[];
+    try {
+      rowids = await run(batch.inserts);
+    } catch (error) {
+      throw conflict(batch.table, error) ?? error;
     }
-    for (; next < docs.length; next++) ids.push(this.#insert(table, docs[next], given?.[next]).id);
-    return ids;
+    return batch.ids(rowids);
   }
 
   /** AUTOINCREMENT raises the table's sqlite_sequence row past an explicit id by itself. */
@@ -171,22 +180,31 @@ export class Operations {
   }
 
   /**
-   * Inserts rows in one statement: a statement per row cost about as much again as the row itself.
-   * Rows take their auto ids in the order they are inserted, one after the other (nothing else
-   * writes the table in the middle of one statement), so the last id tells them all. Mirrored rows
-   * come out of a join, which an ordinal bound with each row keeps in order.
+   * The INSERTs of `docs`, `ROWS_PER_INSERT` rows to a statement (a statement per row cost about as
+   * much again as the row itself), and how their last rowids give every id. Rows take their auto
+   * ids in the order they are inserted, one after the other (nothing else writes the table in the
+   * middle of one statement), so a statement's last id tells them all. Mirrored rows come out of a
+   * join, which an ordinal bound with each row keeps in order.
    */
-  #insertRows(table: Table, docs: readonly Record<string, unknown>[], given: string[] | undefined): string[] {
-    const { sql, mirror } = this.#insertStatement(table, given !== undefined, docs.length);
-    const values: SqlValue[] = [];
-    docs.forEach((doc, i) => {
-      if (mirror) values.push(i);
-      values.push(...rowValues(table, doc, encodeText(doc), given?.[i], mirror));
-    });
-    const { lastInsertRowid } = this.#write(table, () => this.conn.run(sql, values));
-    if (given) return given;
-    const last = Number(lastInsertRowid);
-    return docs.map((_, i) => String(last - docs.length + 1 + i));
+  #bindMany(collection: string, docs: readonly Record<string, unknown>[]): BoundBatch {
+    const table = this.table(collection);
+    const given = table.id === 'text' ? docs.map((doc) => textId(collection, doc.id)) : undefined;
+    const inserts: BoundInsert[] = [];
+    const sizes: number[] = [];
+    for (let from = 0; from < docs.length; from += ROWS_PER_INSERT) {
+      const rows = docs.slice(from, from + ROWS_PER_INSERT);
+      const { sql, mirror } = this.#insertStatement(table, given !== undefined, rows.length);
+      const values: SqlValue[] = [];
+      rows.forEach((doc, i) => {
+        if (mirror && rows.length > 1) values.push(i);
+        values.push(...rowValues(table, doc, encodeText(doc), given?.[from + i], mirror));
+      });
+      inserts.push({ sql, values });
+      sizes.push(rows.length);
+    }
+    const ids = (rowids: number[]): string[] =>
+      given ?? rowids.flatMap((last, i) => Array.from({ length: sizes[i] }, (_, row) => String(last - sizes[i] + 1 + row)));
+    return { table, inserts, ids };
   }
 
   /** The INSERT of `rows` rows of a table, with or without the id column, built once (every row of a bulk load takes one). */
@@ -261,6 +279,13 @@ function rowValues(table: Table, doc: Record<string, unknown>, json: string, id:
   values.push(...columnValues(table, doc));
   if (mirror) values.push(toSql(doc[mirror.key]));
   return values;
+}
+
+/** The bound INSERTs of an insertMany, and its ids from their last rowids. */
+interface BoundBatch {
+  table: Table;
+  inserts: BoundInsert[];
+  ids: (rowids: number[]) => string[];
 }
 
 interface InsertStatement {

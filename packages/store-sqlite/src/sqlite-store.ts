@@ -1,5 +1,6 @@
 import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store } from '@reelbase/core';
 import { Mutex, type Holder } from '@reelbase/core/sql';
+import type { BulkWriter } from './bulk-writer';
 import { DEFAULT_GROUP_LIMITS, GroupCommit } from './group-commit';
 import type { ReadSnapshot } from './read-snapshot';
 import type { Operations } from './sqlite-operations';
@@ -28,8 +29,8 @@ export class SqliteStore implements Store {
     readonly writer: Operations,
     /** The read-only connection's operations and its per-turn snapshot; undefined for ':memory:'. */
     read: { ops: Operations; snapshot: ReadSnapshot } | undefined,
-    /** Ends a bulk load (bulk-load.ts) before the connections close. */
-    private readonly endLoad?: () => void,
+    /** A bulk load's end (bulk-load.ts), run before the connections close, and its writer thread for insertMany. */
+    private readonly load?: { end: () => void; writer?: BulkWriter },
   ) {
     this.reader = read?.ops;
     this.#snapshot = read?.snapshot;
@@ -46,6 +47,21 @@ export class SqliteStore implements Store {
   }
 
   async insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<string[]> {
+    const bulk = this.load?.writer;
+    if (bulk) {
+      // Bound here and now, while the thread may still be writing the batch before; sent when the
+      // writer connection holds no transaction, so the thread's BEGIN never waits on it.
+      return this.writer.insertManyVia(collection, docs, (inserts) =>
+        this.#exclusive(ROOT_WRITE, async () => {
+          this.#groups.commit();
+          try {
+            return await bulk.run(inserts);
+          } finally {
+            this.#snapshot?.end();
+          }
+        }),
+      );
+    }
     // The write's own level (its group's transaction, or a savepoint in it) makes it all or none. A
     // savepoint of its own inside would keep every page the rows change in the statement journal,
     // which SQLite walks from its start after each statement: a batch of rows landing all over a
@@ -109,11 +125,12 @@ export class SqliteStore implements Store {
     this.#checkNotInTransaction();
     this.#closed = true;
     // Let queued transactions and writes finish; the writer closes last so it checkpoints the WAL.
-    await this.#mutex.run(ROOT_WRITE, () => {
+    await this.#mutex.run(ROOT_WRITE, async () => {
       this.#groups.commit();
       this.#snapshot?.end();
       try {
-        this.endLoad?.();
+        await this.load?.writer?.close();
+        this.load?.end();
       } finally {
         this.reader?.conn.close();
         this.writer.conn.close();

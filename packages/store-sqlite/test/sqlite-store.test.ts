@@ -22,3 +22,14 @@ testStore({
   },
   reopen: (schema: Schema) => openSqliteStore({ schema, path: current() }),
 });
+
+// The same contract while a bulk load (`reelbase seed`) has the store: insertMany goes to the
+// load's writer thread, and the indexes of empty tables are built at close.
+testStore({
+  name: 'sqlite file, bulk load',
+  open: (schema: Schema) => {
+    files++;
+    return openSqliteStore({ schema, path: current(), bulkLoad: true });
+  },
+  reopen: (schema: Schema) => openSqliteStore({ schema, path: current() }),
+});

@@ -172,6 +172,22 @@ export function crudTests(driver: StoreTestDriver): void {
         assert.equal(await store.count('people'), 72);
       }));
 
+    it('applies insertMany calls made without waiting in the order they were made', () =>
+      withStore(driver, async (store) => {
+        const batch = (n: number) => Array.from({ length: 40 }, (_, i) => ({ name: `B${n}-${i}` }));
+        const calls = [store.insertMany('people', batch(0)), store.insertMany('people', batch(1)), store.insertMany('people', batch(2))];
+        const clash = assert.rejects(store.insertMany('people', [{ name: 'X', email: 'x@x' }, { name: 'Y', email: 'x@x' }]), StoreConflictError);
+        const last = store.insertMany('people', batch(3));
+        const answered = [...(await Promise.all(calls)), await last];
+        await clash;
+        assert.deepEqual(answered.slice(0, 3).flat(), Array.from({ length: 120 }, (_, i) => String(i + 1)));
+        // A driver may spend ids on the failed call: the last call's come after the others, in order.
+        const lastIds = answered[3].map(Number);
+        assert.ok(lastIds[0] > 120 && lastIds.every((id, i) => i === 0 || id === lastIds[i - 1] + 1), String(lastIds));
+        const stored = await store.find('people', { orderBy: [{ field: 'id', direction: 'asc' }] });
+        assert.deepEqual(stored.items.map((p) => p.name), [0, 1, 2, 3].flatMap((n) => batch(n).map((p) => p.name)));
+      }));
+
     it('filters and sorts on a field as its stored JSON holds it (a Date as its ISO string), however it was written', () =>
       withStore(driver, async (store) => {
         const at = (day: number) => new Date(Date.UTC(2026, 0, day));

@@ -12,6 +12,7 @@ import { newVideo } from '../domain/video-write';
 import { isoTime } from '../representations/common';
 import { populationOptions, type PopulationOptions } from './options';
 import { planPopulation, videoPrivacy, type Pairs, type PopulationPlan } from './plan';
+import { Batches } from './batches';
 import { Random } from './random';
 import * as words from './words';
 
@@ -262,8 +263,9 @@ class PopulationWriter {
     const last = await this.store.findOne<ActivityRecord>('activities', and(), by('seq', 'desc'));
     let seq = last?.seq ?? 0;
     const total = videos.time.length + videos.tags.list.length + likes.a.length + channelVideos.a.length;
+    const batches = new Batches(this.store, 'activities');
     let batch: Omit<ActivityRecord, 'id'>[] = [];
-    let written = 0;
+    let built = 0;
     const add = (type: ActivityType, video: number, user: string, subject: string | null, time: string) =>
       batch.push({ type, video_id: this.videoIds[video], user_id: user, subject, seq: ++seq, created_time: time });
     // Merges the three time-sorted streams; an upload's tags come with it, at its time.
@@ -289,12 +291,14 @@ class PopulationWriter {
         }
       }
       if (batch.length >= this.options.batchSize || (first === Infinity && batch.length > 0)) {
-        await this.store.insertMany<ActivityRecord>('activities', batch);
-        written += batch.length;
+        const written = (built += batch.length);
+        await batches.send(batch, () => this.context.onProgress?.('activities', written, total));
         batch = [];
-        this.context.onProgress?.('activities', written, total);
       }
-      if (first === Infinity) return total;
+      if (first === Infinity) {
+        await batches.flush();
+        return total;
+      }
     }
   }
 
@@ -308,6 +312,7 @@ class PopulationWriter {
    */
   async #insertAll(step: string, total: number, rows: (i: number) => Omit<Doc, 'id'> | Omit<Doc, 'id'>[], ids?: string[]): Promise<void> {
     const size = this.options.batchSize;
+    const batches = new Batches(this.store, step);
     for (let from = 0; from < total; from += size) {
       const to = Math.min(total, from + size);
       const batch: Omit<Doc, 'id'>[] = [];
@@ -316,10 +321,12 @@ class PopulationWriter {
         if (Array.isArray(made)) batch.push(...made);
         else batch.push(made);
       }
-      const inserted = await this.store.insertMany(step, batch);
-      if (ids) ids.push(...inserted);
-      this.context.onProgress?.(step, to, total);
+      await batches.send(batch, (inserted) => {
+        if (ids) ids.push(...inserted);
+        this.context.onProgress?.(step, to, total);
+      });
     }
+    await batches.flush();
   }
 
   /** Runs `write` for 0…total-1, `batchSize` a transaction, reporting progress after each. */

@@ -64,6 +64,8 @@ export interface Store {
   /**
    * Inserts `docs` in order, all or none (a StoreConflictError on any of them writes none), and
    * answers their ids in that order. For bulk loads: one call, not one awaited insert per document.
+   * Calls made without waiting for each other are applied in the order they were made, so a
+   * loader may keep one in flight while it builds the next and its ids still follow its batches.
    */
   insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<string[]>;
   /** Shallow-merges `patch` into the top-level fields (a field set to undefined is removed). Null when missing. */
