@@ -18,7 +18,7 @@ port.on('message', (request: BulkRequest) => {
   }
   let answer: BulkAnswer;
   try {
-    const rowids = conn.immediate(() => request.inserts.map(({ sql, values }) => Number(conn.run(sql, values).lastInsertRowid)));
+    const rowids = conn.immediate(() => conn.insertAll(request.inserts));
     answer = { id: request.id, rowids };
   } catch (error) {
     const { message, code } = error as { message: string; code?: string };

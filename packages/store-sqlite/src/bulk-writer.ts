@@ -1,13 +1,7 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { SqlValue } from './sqlite-types';
-
-/** One bound INSERT of an insertMany. */
-export interface BoundInsert {
-  sql: string;
-  values: SqlValue[];
-}
+import type { BoundInsert } from './sqlite-types';
 
 /** What the writer thread is started with. */
 export interface BulkWriterData {

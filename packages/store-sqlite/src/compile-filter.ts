@@ -5,7 +5,6 @@ import { toSql, toSqlId } from './row-codec';
 import { columnType, type Table, type Tables } from './sqlite-schema';
 import type { SqlValue } from './sqlite-types';
 
-
 // Above this many values an `in` list is bound as one JSON array, keeping the statement text
 // (and so the statement cache) stable and staying far from SQLite's bound-parameter limit.
 const MAX_INLINE_VALUES = 100;

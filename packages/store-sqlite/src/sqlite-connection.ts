@@ -1,4 +1,4 @@
-import type { SqliteDatabase, SqliteStatement, SqlValue } from './sqlite-types';
+import type { BoundInsert, SqliteDatabase, SqliteStatement, SqlValue } from './sqlite-types';
 
 // Statement texts depend only on the shape of a query (values are bound), but `in` lists of many
 // lengths still produce distinct texts: keep the cache bounded.
@@ -32,6 +32,11 @@ export class Connection {
 
   run(sql: string, params: SqlValue[] = []): { changes: number; lastInsertRowid: number | bigint } {
     return this.statement(sql).run(...params);
+  }
+
+  /** Runs the INSERTs in order; answers each one's last rowid. */
+  insertAll(inserts: readonly BoundInsert[]): number[] {
+    return inserts.map(({ sql, values }) => Number(this.run(sql, values).lastInsertRowid));
   }
 
   /** Runs `fn` in a write transaction taken up front, so it never fails half-way on a lock upgrade. */

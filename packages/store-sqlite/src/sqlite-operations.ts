@@ -9,7 +9,6 @@ import {
   type FindResult,
   type OrderBy,
 } from '@reelbase/core';
-import type { BoundInsert } from './bulk-writer';
 import { compileFilter } from './compile-filter';
 import type { ReadCache } from './read-cache';
 import { mirroredColumns } from './sqlite-mirror';
@@ -17,7 +16,7 @@ import { compileFind, compileWhere } from './compile-query';
 import { columnValues, decodeRow, encodeText, mergePatch, toSql, toSqlId, type Body, type Row } from './row-codec';
 import type { Connection } from './sqlite-connection';
 import { DOC_COLUMN, quote, type Table, type Tables } from './sqlite-schema';
-import type { SqlValue } from './sqlite-types';
+import type { BoundInsert, SqlValue } from './sqlite-types';
 
 /**
  * The store operations as synchronous calls on one connection. Callers decide which connection
@@ -62,7 +61,7 @@ export class Operations {
    */
   insertMany(collection: string, docs: readonly Record<string, unknown>[]): string[] {
     const batch = this.#bindMany(collection, docs);
-    return batch.ids(this.#write(batch.table, () => batch.inserts.map(({ sql, values }) => Number(this.conn.run(sql, values).lastInsertRowid))));
+    return batch.ids(this.#write(batch.table, () => this.conn.insertAll(batch.inserts)));
   }
 
   /**

@@ -6,6 +6,12 @@
 /** What SQLite binds and returns (booleans are bound as 0/1 by the driver, never passed through). */
 export type SqlValue = string | number | bigint | Uint8Array | null;
 
+/** One INSERT with its values bound (insertMany's, which may run on the bulk writer's thread). */
+export interface BoundInsert {
+  sql: string;
+  values: SqlValue[];
+}
+
 // Parameters are `unknown` only so better-sqlite3's own (wider) signatures fit; Connection binds SqlValue.
 export interface SqliteStatement {
   run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint };
