@@ -11,7 +11,7 @@ const pkg = (dir: string, extra: Options = {}): Options => ({
   sourcemap: true,
   clean: true,
   dts: false,
-  external: [/^@reelbase\//, /^@tus\//, 'busboy', 'better-sqlite3', 'pg', 'lowdb', 'superstruct', 'commander', 'ink', 'react'],
+  external: [/^@reelbase\//, /^@tus\//, 'busboy', 'better-sqlite3', 'pg', 'lowdb', 'superstruct', 'commander', 'ink', 'react', 'sharp', /^@ffmpeg-installer\//],
   ...extra,
 });
 
@@ -23,6 +23,7 @@ export default defineConfig([
   pkg('packages/store-sqlite', { entry: { index: 'packages/store-sqlite/src/index.ts', 'bulk-writer-thread': 'packages/store-sqlite/src/bulk-writer-thread.ts' } }),
   pkg('packages/store-postgres'),
   pkg('packages/store-testkit'),
+  pkg('packages/media'),
   pkg('packages/http'),
   pkg('apps/cli'),
 ]);

@@ -50,6 +50,13 @@ const table: Record<string, Entry> = {
   // Playback (issue 8): readable by whoever may view the video; privacy is the visibility matrix's job.
   'videos.file.get': pub,
   'videos.player.get': pub,
+  // Media links (issue 19) are capabilities: a signature over the object and its content version
+  // decides, not the caller; media-images, media-texttracks and media-crawler test forged, stale and foreign uses.
+  'media.images.get': na('a signed link answers whoever holds it; forged and stale links are tested in media-images'),
+  'media.images.upload': na('needs a signed link first; another user\'s PUT is tested in media-images'),
+  'media.texttracks.get': na('a signed link answers whoever holds it; tested in media-texttracks'),
+  'media.texttracks.upload': na('needs a signed link first; another user\'s PUT is tested in media-texttracks'),
+  'media.placeholders.get': na('the service placeholder images; nothing owned'),
   'videos.update': owner({ body: { name: 'Hijacked', description: 'pwned' } }),
   'videos.delete': owner(),
   'users.videos.get': owner({ only: 'me' }),

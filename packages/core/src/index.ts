@@ -21,6 +21,8 @@ export { parseAcceptVersion, formatVersion, type Version } from './engine/versio
 export { createUser, createToken, findUser, type NewUser } from './domain/users';
 export { revokeToken, revokeUserTokens } from './domain/tokens';
 export { representUser } from './representations/user';
+export { loadLinkSigner, type LinkSigner } from './media/link-signer';
+export type { MediaTools, ImageInfo, PlaceholderKind } from './media/media-tools';
 export type { UserRecord, VideoRecord } from './records';
 export type { TokenRecord } from './engine/auth';
 export { renderReference, describeParams, type ParamDoc } from './docs/reference';

@@ -1,3 +1,14 @@
+import type { StoredImage } from './media/image-links';
+
+/** A text track's file in the blob store; `version` goes up with each upload and is part of its links. */
+export interface TrackFile {
+  version: number;
+  /** Its blob key. */
+  key: string;
+  size: number;
+  time: string;
+}
+
 /** Privacy settings a user gives every new video (User `videos.privacy.*`). */
 export interface VideoPrivacyDefaults {
   view: string;
@@ -153,12 +164,14 @@ export type PictureRecord = {
   /** Offset into the video the thumbnail was taken at, in seconds. */
   time: number | null;
   type: string;
+  /** The image PUT to the picture's link; absent or null until one arrives. */
+  image?: StoredImage | null;
   created_time: string;
   modified_time: string;
 };
 
 /** A set of timeline (scrubbing) thumbnails of a video; generated from the video's frames. */
-export type TimelineThumbnailRecord = { id: string; video_id: string; created_time: string };
+export type TimelineThumbnailRecord = { id: string; video_id: string; created_time: string; image?: StoredImage | null };
 
 /** An embed preset: a user's named set of player settings that videos can take (`VideoRecord.preset_id`). */
 export type PresetRecord = { id: string; user_id: string; name: string; created_time: string };
@@ -188,6 +201,8 @@ export type TexttrackRecord = {
   active: boolean;
   /** True when an administrator disabled the track (a takedown): it can no longer be edited or deleted (403/3431). */
   disabled: boolean;
+  /** The WebVTT file PUT to the track's link (SRT arrives converted); absent or null until one arrives. */
+  file?: TrackFile | null;
   created_time: string;
   modified_time: string;
 };

@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BlobInfo, BlobStore, ByteRange, ReadAt } from '@reelbase/core';
+import type { BlobAccess, BlobInfo, BlobStore, ByteRange, ReadAt } from '@reelbase/core';
 
 /** Flushes a file's bytes (or a directory's entries) to the disk. */
 async function fsync(path: string): Promise<void> {
@@ -20,7 +20,7 @@ async function fsync(path: string): Promise<void> {
  * Blobs as files under one directory: written to `.tmp/<random>`, fsynced, then renamed into place,
  * so a file under its final name is always whole, even after a crash or a power cut.
  */
-export class FsBlobStore implements BlobStore {
+export class FsBlobStore implements BlobStore, BlobAccess {
   readonly root: string;
   constructor(root: string) {
     this.root = resolve(root);
@@ -32,7 +32,7 @@ export class FsBlobStore implements BlobStore {
     return join(this.root, ...key.split('/'));
   }
 
-  async put(key: string, data: Readable | AsyncIterable<Uint8Array>): Promise<BlobInfo> {
+  async put(key: string, data: Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<BlobInfo> {
     const target = this.path(key);
     const tmpDir = join(this.root, '.tmp');
     await mkdir(tmpDir, { recursive: true });
@@ -76,6 +76,14 @@ export class FsBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await rm(this.path(key), { force: true });
+  }
+
+  async deleteTree(prefix: string): Promise<void> {
+    await rm(this.path(prefix), { force: true, recursive: true });
+  }
+
+  localPath(key: string): string {
+    return this.path(key);
   }
 
   /** Random access for probing. */

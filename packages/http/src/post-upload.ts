@@ -65,7 +65,7 @@ export function createPostHandler(service: Service, blobs: FsBlobStore, write: W
     let status: string;
     try {
       const done = await finishUpload(service, id, result, blobs.reader(key));
-      for (const k of done.discard) await blobs.delete(k);
+      for (const k of done.discard) await blobs.deleteTree(k);
       status = done.status;
     } catch (e) {
       await blobs.delete(key);

@@ -47,7 +47,7 @@ export async function runPull(service: Service, blobs: FsBlobStore, task: { uplo
       throw e instanceof PullError ? e : new PullError(`fetching the link failed: ${e.message}`);
     });
     const done = await finishUpload(service, task.upload, info, blobs.reader(key));
-    for (const k of done.discard) await blobs.delete(k);
+    for (const k of done.discard) await blobs.deleteTree(k);
   } catch (e) {
     await blobs.delete(key).catch(() => undefined);
     const reason = e instanceof PullError || e instanceof ApiError ? e.message : 'the upload failed';

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, type Service, type ServiceResponse } from '@reelbase/core';
+import { ApiError, type MediaTools, type Service, type ServiceResponse } from '@reelbase/core';
+import { createMediaTools } from '@reelbase/media';
 import { corsHeaders, preflightHeaders, type CorsOrigins } from './cors';
 import { BodyTooLargeError, hasBody, readBody } from './read-body';
 import { FsBlobStore } from './fs-blob-store';
@@ -17,6 +18,8 @@ export interface ListenerOptions {
   trustProxy?: boolean;
   /** Directory of video files (the blob store) and of uploads in progress. Default `./files`. */
   filesDir?: string;
+  /** Image, frame and caption tools; default @reelbase/media's (sharp, ffmpeg). */
+  media?: MediaTools;
 }
 
 /** A node:http request handler over `service.handle`: it only moves bytes, every decision is core's. */
@@ -25,6 +28,7 @@ export function createRequestListener(service: Service, options: ListenerOptions
   const cors = options.cors ?? '*';
   const trustProxy = options.trustProxy ?? false;
   const blobs = new FsBlobStore(options.filesDir ?? 'files');
+  const media = options.media ?? createMediaTools();
   const slots = new UploadSlots(service.config.maxConcurrentUploads);
   const send = (res: ServerResponse, answer: ServiceResponse) => write(res, answer, {}, false);
   const tus = createTusHandler(service, blobs, send);
@@ -54,8 +58,10 @@ export function createRequestListener(service: Service, options: ListenerOptions
       return;
     }
     let answer: ServiceResponse;
+    // A file sent to a media link may be larger than parameters are; core says how large, and what to answer beyond.
+    const fileLimit = hasBody(req) ? service.bodyLimit(method, url) : undefined;
     try {
-      const body = hasBody(req) ? await readBody(req, limit) : undefined;
+      const body = hasBody(req) ? await readBody(req, fileLimit?.bytes ?? limit) : undefined;
       answer = await service.handle(undefined, {
         method: method === 'HEAD' ? 'GET' : method,
         url: req.url ?? '/',
@@ -63,11 +69,14 @@ export function createRequestListener(service: Service, options: ListenerOptions
         body: body?.length ? body : undefined,
         baseUrl: origin(req, trustProxy),
         blobs,
+        media,
         clientAddress: clientAddress(req, trustProxy),
       });
     } catch (e) {
       answer =
-        e instanceof BodyTooLargeError
+        e instanceof BodyTooLargeError && fileLimit
+          ? service.errorResponse(fileLimit.tooLarge)
+          : e instanceof BodyTooLargeError
           ? service.errorResponse(new ApiError(413, 2205, 'The request body is too large.', `Request bodies are limited to ${e.limit} bytes.`))
           : service.errorResponse(new ApiError(400, 2205, 'The request body could not be read.', (e as Error).message));
       answer.headers.Connection = 'close';
@@ -141,6 +150,11 @@ function write(res: ServerResponse, answer: ServiceResponse, extra: Record<strin
     const page = Buffer.from(answer.html);
     headers['Content-Length'] = String(page.length);
     res.writeHead(answer.status, headers).end(head ? undefined : page);
+    return;
+  }
+  if (answer.bytes) {
+    headers['Content-Length'] = String(answer.bytes.data.length);
+    res.writeHead(answer.status, headers).end(head ? undefined : answer.bytes.data);
     return;
   }
   if (answer.body === undefined) {

@@ -33,7 +33,7 @@ export function createTusHandler(service: Service, blobs: FsBlobStore, write: Wr
         try {
           const info = await blobs.put(key, createReadStream(join(blobs.root, '.tus', upload.id)));
           const done = await finishUpload(service, upload.id, info, blobs.reader(key));
-          for (const k of done.discard) await blobs.delete(k);
+          for (const k of done.discard) await blobs.deleteTree(k);
         } catch (e) {
           await blobs.delete(key);
           throw e instanceof ApiError ? { status_code: e.status, body: `${e.developerMessage}\n` } : e;

@@ -40,7 +40,7 @@ export function registerTokens(program: Command, io: CliIo): void {
           access_token: token,
           token_type: 'bearer',
           scope: scopes.join(' '),
-          user: userRepresentation(user, service.config.baseUrl),
+          user: await userRepresentation(service, user),
         };
         if (opts.json) return io.stdout(json(answer));
         line(io.stdout, `Access token for user ${user.id} "${user.name}", scopes: ${answer.scope}`);

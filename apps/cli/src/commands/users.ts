@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { accounts, createUser, representUser, type UserRecord } from '@reelbase/core';
+import { accounts, createUser, loadLinkSigner, representUser, type Service, type UserRecord } from '@reelbase/core';
 import { withService } from '../context';
 import { UsageError } from '../errors';
 import { json, line, type CliIo } from '../io';
@@ -34,7 +34,7 @@ export function registerUsers(program: Command, io: CliIo): void {
         const user = await service.store.transaction((tx) =>
           createUser(tx, service.now(), { name, account: opts.account, location: opts.location, bio: opts.bio }, service.config.defaultAccount),
         );
-        const representation = userRepresentation(user, service.config.baseUrl);
+        const representation = await userRepresentation(service, user);
         if (opts.json) return io.stdout(json(representation));
         line(io.stdout, `Created user ${user.id} "${user.name}" (account ${user.account}).`);
         line(io.stdout, `  uri   ${representation.uri}`);
@@ -46,5 +46,8 @@ export function registerUsers(program: Command, io: CliIo): void {
 }
 
 /** The User representation as the user themselves sees it, at the latest version. */
-export const userRepresentation = (user: UserRecord, baseUrl: string) =>
-  representUser(user, { baseUrl, version: [3, 4, 0], viewer: user }) as Record<string, unknown> & { uri: string; link: string };
+export const userRepresentation = async (service: Service, user: UserRecord) =>
+  representUser(user, { baseUrl: service.config.baseUrl, version: [3, 4, 0], viewer: user, links: await loadLinkSigner(service.store, service.now()) }) as Record<
+    string,
+    unknown
+  > & { uri: string; link: string };

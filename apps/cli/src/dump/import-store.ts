@@ -1,6 +1,9 @@
 import { and, type Doc, type Schema, type Store } from '@reelbase/core';
 import { checkFits, DumpError, type DumpHeader, type DumpSink } from './dump-format';
 
+/** The service's own secrets: a store holding only those is empty. */
+const ownKeys = 'service_keys';
+
 /** Documents inserted per transaction: each commit of a JSON file store rewrites the file, so not too few. */
 export const importBatchSize = 2000;
 
@@ -54,7 +57,9 @@ export async function importInto(
   const occupied = await occupiedCollections(target, schema);
   if (Object.keys(occupied).length > 0 && !options.replace) throw new TargetNotEmptyError(occupied);
   const sequences = await sequencesOf(target, schema);
-  if (options.replace) await clearStore(target, schema);
+  // An empty store may still hold the keys it made for itself; the dump's take their place, so
+  // the media links the source handed out keep working.
+  await clearStore(target, options.replace ? schema : { [ownKeys]: schema[ownKeys] });
   const importer = new Importer(target, schema, options.batchSize ?? importBatchSize);
   try {
     await feed(importer);
@@ -142,6 +147,7 @@ async function verify(store: Store, header: DumpHeader): Promise<CollectionCheck
 async function occupiedCollections(store: Store, schema: Schema): Promise<Record<string, number>> {
   const occupied: Record<string, number> = {};
   for (const name of Object.keys(schema)) {
+    if (name === ownKeys) continue;
     const n = await store.count(name);
     if (n > 0) occupied[name] = n;
   }

@@ -19,7 +19,7 @@ export interface ByteRange {
  */
 export interface BlobStore {
   /** Writes the stream to a temporary name, then renames it to `key`. Rejects (and leaves nothing) when the stream fails. */
-  put(key: string, data: Readable | AsyncIterable<Uint8Array>): Promise<BlobInfo>;
+  put(key: string, data: Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<BlobInfo>;
   /** The bytes of `key`, all or one inclusive range. */
   get(key: string, range?: ByteRange): Readable;
   /** Null when there is no such blob. */
@@ -31,11 +31,17 @@ export interface BlobStore {
 /** Random access to the first bytes of a file, for probing: answers at most `length` bytes at `offset`. */
 export type ReadAt = (offset: number, length: number) => Promise<Uint8Array>;
 
-/** What a transport lends core for one request: enough to check, probe and move uploaded files. */
+/** What a transport lends core for one request: enough to check, probe, move, write and remove files. */
 export interface BlobAccess {
   stat(key: string): Promise<BlobInfo | null>;
   reader(key: string): ReadAt;
   /** Renames `from` to `to` (both inside the store). */
   move(from: string, to: string): Promise<BlobInfo>;
+  /** Writes `key` whole (temporary name, then rename), as BlobStore.put. */
+  put(key: string, data: Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<BlobInfo>;
   delete(key: string): Promise<void>;
+  /** Removes every blob under `prefix/` (an owner's media when the owner goes); a missing prefix is not an error. */
+  deleteTree(prefix: string): Promise<void>;
+  /** A local file path of `key`, for tools that read files (ffmpeg). */
+  localPath(key: string): string;
 }

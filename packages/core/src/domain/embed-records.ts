@@ -1,3 +1,4 @@
+import type { StoredImage } from '../media/image-links';
 import type { EmbedSettings, PresetRecord } from '../records';
 
 /** The player settings an embed preset holds: the embed settings of a video, plus the outro. */
@@ -10,4 +11,4 @@ export type PresetSettings = EmbedSettings & {
 export type EmbedPresetRecord = PresetRecord & { settings: PresetSettings; videos_total: number; modified_time: string };
 
 /** A logo a user can show in the player of their videos; at most one of a user's logos is active. */
-export type CustomLogoRecord = { id: string; user_id: string; active: boolean; created_time: string };
+export type CustomLogoRecord = { id: string; user_id: string; active: boolean; created_time: string; image?: StoredImage | null };

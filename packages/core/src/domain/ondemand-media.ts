@@ -4,6 +4,7 @@ import type { PictureRecord } from '../records';
 import { notFound } from '../engine/errors';
 import { findById } from './lookup';
 import type { OndemandPageRecord } from './ondemand-records';
+import { ownerMediaPrefix } from '../media/image-links';
 
 /** A page's images: posters (`/pictures`) and backgrounds, each kind with one active image at most. */
 export const pageMedia = {
@@ -60,3 +61,6 @@ export async function deleteMedia(store: Store, kind: MediaKind, picture: Pictur
   await store.delete('pictures', picture.id);
   await store.increment('ondemand_pages', picture.owner_id, pageMedia[kind].counter, -1);
 }
+
+/** Where a page's posters and backgrounds keep their files. */
+export const pageMediaPrefixes = (pageId: string): string[] => Object.values(pageMedia).map((m) => ownerMediaPrefix(m.ownerKind, pageId));

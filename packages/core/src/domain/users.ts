@@ -91,6 +91,7 @@ export const representContext = (ctx: Context<unknown>): RepresentContext => ({
   baseUrl: ctx.baseUrl,
   version: ctx.version,
   viewer: ctx.principal.user,
+  links: ctx.links,
 });
 
 /** User representations for a page of users, with whether the caller follows each (one query). */

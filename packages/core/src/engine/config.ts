@@ -25,6 +25,10 @@ export interface ServiceConfig {
    * `windowSeconds`; beyond: 429/9000 with Retry-After. null switches rate limiting off.
    */
   rateLimit: { max: number; windowSeconds: number } | null;
+  /** Largest image accepted by a picture, logo or poster link (beyond: 400 naming the file). */
+  imageMaxBytes: number;
+  /** Largest text-track file accepted by a text track's link. */
+  texttrackMaxBytes: number;
   /** Uploads moving bytes at once (tus PATCH, post, streaming PUT, pull); beyond: 503 with Retry-After. null: no cap. */
   maxConcurrentUploads: number | null;
 }
@@ -42,4 +46,6 @@ export const defaultConfig: ServiceConfig = {
   pullTimeoutMs: 60_000,
   rateLimit: { max: 6000, windowSeconds: 600 },
   maxConcurrentUploads: 20,
+  imageMaxBytes: 10 * 1024 * 1024,
+  texttrackMaxBytes: 5 * 1024 * 1024,
 };

@@ -25,6 +25,12 @@ export interface Context<P> {
   baseUrl: string;
   /** The transport's video files, when it has them. */
   blobs?: import('../blobs/blob-store').BlobAccess;
+  /** The transport's image, frame and caption tools, when it has them. */
+  media?: import('../media/media-tools').MediaTools;
+  /** The request body as bytes, for operations that take a file (`rawBody`). */
+  rawBody?: Uint8Array;
+  /** Signs media links. */
+  links: import('../media/link-signer').LinkSigner;
 }
 
 /** A handler's answer; the service adds content type, `fields` trimming and headers. */
@@ -40,6 +46,15 @@ export interface Reply {
   html?: string;
   /** Work the transport starts once the answer is committed (a pull upload fetching its link). */
   tasks?: Task[];
+  /** Bytes made in memory (a placeholder image, a playlist) to send instead of a JSON body. */
+  bytes?: BytesReply;
+  /** Blobs (keys, or prefixes of whole trees) no longer owned once the operation commits: removed then. */
+  discard?: string[];
+}
+
+export interface BytesReply {
+  data: Uint8Array;
+  type: string;
 }
 
 /** Background work for the transport: fetch `link` into upload `upload` (core checks both again). */
@@ -72,6 +87,13 @@ export interface Operation<P = unknown> {
   earlierInvalidCredentials?: { code: number; until: Change };
   /** Query params for GET, body params otherwise. */
   params?: Struct<P, unknown>;
+  /**
+   * The body is a file (an image, a captions file), not parameters: read whole up to `maxBytes`
+   * and handed over as `ctx.rawBody`; a larger one is refused with `tooLarge`.
+   */
+  rawBody?: { maxBytes(config: ServiceConfig): number; tooLarge(maxBytes: number): import('./errors').ApiError };
+  /** The handler opens its own transactions (slow work, such as decoding an image, stays outside them). */
+  ownTransaction?: true;
   handle(ctx: Context<P>): Promise<Reply>;
 }
 
@@ -88,6 +110,8 @@ export const ok = (body: unknown, kind: string | null): Reply => ({ status: 200,
 export const created = (body: unknown, kind: string | null): Reply => ({ status: 201, body, kind });
 export const accepted = (body: unknown, kind: string | null): Reply => ({ status: 202, body, kind });
 export const noContent = (): Reply => ({ status: 204 });
+/** 204 for a deletion whose files (blob keys or prefixes) are removed once it commits. */
+export const deleted = (files: string[]): Reply => ({ status: 204, discard: files });
 
 /** PATCH answers 200 with the resource from 3.2, 204 before (SPEC.md, Versioning 3.2). */
 export const updated = (ctx: Context<unknown>, body: unknown, kind: string): Reply =>

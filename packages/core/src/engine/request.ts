@@ -12,6 +12,8 @@ export interface ServiceRequest {
   baseUrl?: string;
   /** The video files, when the transport has them (completing a streaming upload needs them). */
   blobs?: import('../blobs/blob-store').BlobAccess;
+  /** Image, frame and caption tools, when the transport has them. */
+  media?: import('../media/media-tools').MediaTools;
   /** The caller's network address, whose allowance anonymous requests spend (rate limiting); none in-process. */
   clientAddress?: string;
 }
@@ -25,6 +27,8 @@ export interface ServiceResponse {
   file?: { key: string; size: number; type: string; downloadName?: string };
   /** An HTML page (text/html) in place of a JSON body. */
   html?: string;
+  /** Bytes made in memory, typed, in place of a JSON body. */
+  bytes?: { data: Uint8Array; type: string };
   /** Background work to start after answering (see Reply.tasks). */
   tasks?: { kind: 'pull'; upload: string; link: string }[];
 }
@@ -52,7 +56,8 @@ export const headerOf = (headers: ServiceRequest['headers'], name: string): stri
   return Array.isArray(v) ? v.join(', ') : v;
 };
 
-export function parseRequest(req: ServiceRequest): ParsedRequest {
+/** `rawBody`: the body is a file for the operation to read, not parameters. */
+export function parseRequest(req: ServiceRequest, rawBody = false): ParsedRequest {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers ?? {})) {
     const value = headerOf(req.headers, k) ?? (v as undefined);
@@ -63,7 +68,7 @@ export function parseRequest(req: ServiceRequest): ParsedRequest {
   const search = new URLSearchParams(q < 0 ? '' : req.url.slice(q + 1));
   const query: Record<string, string> = {};
   for (const [k, v] of search) query[k] = v;
-  const text = typeof req.body === 'string' ? req.body : req.body ? Buffer.from(req.body).toString('utf8') : '';
+  const text = rawBody ? '' : typeof req.body === 'string' ? req.body : req.body ? Buffer.from(req.body).toString('utf8') : '';
   const contentType = (headers['content-type'] ?? '').toLowerCase();
   let bodyKind: BodyKind = 'none';
   let body: unknown;
@@ -83,6 +88,12 @@ export function parseRequest(req: ServiceRequest): ParsedRequest {
   }
   return { method: req.method.toUpperCase(), path: normalisePath(rawPath), query, search, headers, bodyKind, body };
 }
+
+/** The path of a request URL as the router sees it. */
+export const requestPath = (url: string): string => {
+  const q = url.indexOf('?');
+  return normalisePath(q < 0 ? url : url.slice(0, q));
+};
 
 function normalisePath(raw: string): string {
   let path: string;

@@ -6,9 +6,10 @@ import { ApiError, codes } from './errors';
 import { isListEnvelope, trimFields } from './fields';
 import { invalidCredentialsCode, type Context, type Operation, type Reply } from './operation';
 import { readParams } from './params';
-import { headerOf, parseRequest, type ParsedRequest, type ServiceRequest, type ServiceResponse } from './request';
+import { headerOf, parseRequest, requestPath, type ParsedRequest, type ServiceRequest, type ServiceResponse } from './request';
+import { loadLinkSigner, type LinkSigner } from '../media/link-signer';
 import { memoryRateLimiter, quotaHeaders, rateKey, rateLimited, type RateLimiter, type RateQuota } from './rate-limit';
-import { createRouter } from './router';
+import { createRouter, type Route } from './router';
 import { formatVersion, latestVersion, parseAcceptVersion, since, type Version } from './versions';
 
 export interface ServiceOptions {
@@ -36,6 +37,8 @@ export interface Service {
   readonly now: () => Date;
   /** The Error representation for a failure a transport detects itself (a body too large, say). */
   errorResponse(error: ApiError): ServiceResponse;
+  /** For a request whose body is a file: the most bytes to read, and the error for more. Undefined for every other request. */
+  bodyLimit(method: string, url: string): { bytes: number; tooLarge: ApiError } | undefined;
   close(): Promise<void>;
 }
 
@@ -45,6 +48,12 @@ export function createEngine(options: ServiceOptions): Service {
   const { store } = options;
   const route = createRouter(options.operations);
   const onError = options.onError ?? ((e: unknown) => console.error('reelbase: unexpected error', e));
+  let signer: Promise<LinkSigner> | undefined;
+  const links = (): Promise<LinkSigner> =>
+    (signer ??= loadLinkSigner(store, now()).catch((e: unknown) => {
+      signer = undefined;
+      throw e;
+    }));
   const limiter = options.rateLimiter ?? (config.rateLimit ? (store.sharedRateLimiter?.(config.rateLimit) ?? memoryRateLimiter(config.rateLimit)) : null);
 
   const respond = (reply: Reply, version: Version, fields: string | undefined): ServiceResponse => {
@@ -52,6 +61,7 @@ export function createEngine(options: ServiceOptions): Service {
     const headers: Record<string, string> = { 'X-Content-Type-Options': 'nosniff', ...reply.headers };
     if (reply.file) return { status: reply.status, headers, file: reply.file };
     if (reply.html !== undefined) return { status: reply.status, headers: { 'Content-Type': 'text/html; charset=utf-8', ...headers }, html: reply.html };
+    if (reply.bytes) return { status: reply.status, headers: { 'Content-Type': reply.bytes.type, ...headers }, bytes: reply.bytes };
     if (reply.body === undefined) return { status: reply.status, headers };
     const typed = reply.kind && since(version, 'typedContentTypes');
     headers['Content-Type'] = typed
@@ -77,8 +87,7 @@ export function createEngine(options: ServiceOptions): Service {
     },
   });
 
-  async function run(identity: Identity, request: ServiceRequest, version: Version, parsed: ParsedRequest): Promise<Reply> {
-    const found = route(parsed.method, parsed.path);
+  async function run(identity: Identity, request: ServiceRequest, version: Version, parsed: ParsedRequest, found: Route): Promise<Reply> {
     if (found.kind === 'none') {
       throw new ApiError(404, codes.notFound, 'The requested page could not be found.', `No operation answers ${parsed.method} ${parsed.path}.`);
     }
@@ -110,10 +119,17 @@ export function createEngine(options: ServiceOptions): Service {
       version,
       request: parsed,
       baseUrl: request.baseUrl ?? config.baseUrl,
+      links: await links(),
       ...(request.blobs ? { blobs: request.blobs } : {}),
+      ...(request.media ? { media: request.media } : {}),
+      ...(op.rawBody ? { rawBody: rawBytes(request.body) } : {}),
     };
     // Reads use the store directly; every write runs in one transaction (all or nothing).
-    return parsed.method === 'GET' ? op.handle({ ...base, store }) : store.transaction((tx) => op.handle({ ...base, store: tx }));
+    const reply =
+      parsed.method === 'GET' || op.ownTransaction ? await op.handle({ ...base, store }) : await store.transaction((tx) => op.handle({ ...base, store: tx }));
+    // Files the committed change let go of; a failure to remove one is reported, the answer stands.
+    for (const key of reply.discard ?? []) await request.blobs?.deleteTree(key).catch((e: unknown) => onError(e, redacted(request)));
+    return reply;
   }
 
   return {
@@ -123,6 +139,13 @@ export function createEngine(options: ServiceOptions): Service {
     now,
     close: () => store.close(),
     errorResponse: (e) => respond(errorReply(e), latestVersion, undefined),
+    bodyLimit(method, url) {
+      const found = route(method.toUpperCase(), requestPath(url));
+      const raw = found.kind === 'found' ? found.op.rawBody : undefined;
+      if (!raw) return undefined;
+      const bytes = raw.maxBytes(config);
+      return { bytes, tooLarge: raw.tooLarge(bytes) };
+    },
     async handle(token, request) {
       let version: Version = latestVersion;
       let fields: string | undefined;
@@ -139,10 +162,11 @@ export function createEngine(options: ServiceOptions): Service {
           quota = await limiter.take(rateKey('refused' in identity ? null : identity.tokenHash, request.clientAddress), now());
           if (!quota.allowed) throw rateLimited(quota, now());
         }
-        const parsed = parseRequest(request);
+        const found = route(request.method.toUpperCase(), requestPath(request.url));
+        const parsed = parseRequest(request, found.kind === 'found' && found.op.rawBody !== undefined);
         version = parseAcceptVersion(parsed.headers.accept);
         fields = parsed.query.fields;
-        return withQuota(respond(await run(identity, request, version, parsed), version, fields));
+        return withQuota(respond(await run(identity, request, version, parsed, found), version, fields));
       } catch (e) {
         if (e instanceof ApiError) return withQuota(respond(errorReply(e), version, undefined));
         if (e instanceof StoreConflictError) {
@@ -175,3 +199,5 @@ function inputOf(req: ParsedRequest): unknown {
   if (req.body && typeof req.body === 'object' && !Array.isArray(req.body)) return { ...query, ...(req.body as object) };
   return req.body;
 }
+
+const rawBytes = (body: ServiceRequest['body']): Uint8Array => (body === undefined ? new Uint8Array(0) : typeof body === 'string' ? Buffer.from(body) : body);

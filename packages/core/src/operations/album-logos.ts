@@ -1,7 +1,7 @@
 import { boolean, object, optional } from 'superstruct';
 import { notFound } from '../engine/errors';
 import { by, listParams, listReply, pageOf, type ListParams } from '../engine/list';
-import { created, noContent, operation, ok, updated, type Context } from '../engine/operation';
+import { created, deleted, operation, ok, updated, type Context } from '../engine/operation';
 import { albumLogoKind, type AlbumRecord } from '../domain/album-records';
 import { loadOwnedAlbum } from '../domain/albums';
 import { findById } from '../domain/lookup';
@@ -12,6 +12,7 @@ import { albumUri } from '../representations/album';
 import { representPicture } from '../representations/picture';
 import type { Store } from '../store/store';
 import { and, eq } from '../store/filters';
+import { pictureMediaPrefix } from '../media/image-links';
 
 /** Logos exist only under the `/users/{user_id}/...` form (SPEC.md, Albums). */
 const paths = ['/users/{user_id}/albums/{album_id}/logos'];
@@ -116,7 +117,7 @@ export const deleteAlbumLogo = operation({
     const { album } = await loadOwnedAlbum(ctx, manage);
     const logo = await loadLogo(ctx.store, album, ctx.path.logo_id);
     await ctx.store.delete('pictures', logo.id);
-    return noContent();
+    return deleted([pictureMediaPrefix(logo)]);
   },
 });
 

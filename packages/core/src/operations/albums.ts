@@ -1,6 +1,6 @@
 import { object } from 'superstruct';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
-import { created, noContent, ok, operation, updated } from '../engine/operation';
+import { created, deleted, noContent, ok, operation, updated } from '../engine/operation';
 import { since } from '../engine/versions';
 import { albumLogoKind, type AlbumRecord } from '../domain/album-records';
 import { albumFields, albumPatch, loadAlbum, loadOwnedAlbum, newAlbum, newAlbumFields, representOneAlbum } from '../domain/albums';
@@ -13,6 +13,7 @@ import { albumLogoOperations } from './album-logos';
 import { albumVideoOperations } from './album-videos';
 import { projectOperations } from './projects';
 import { projectVideoOperations } from './project-videos';
+import { ownerMediaPrefix } from '../media/image-links';
 
 const paths = ['/me/albums', '/users/{user_id}/albums'];
 const onePaths = ['/me/albums/{album_id}', '/users/{user_id}/albums/{album_id}'];
@@ -101,7 +102,7 @@ export const deleteAlbum = operation({
     await ctx.store.deleteWhere('pictures', and(eq('owner_kind', albumLogoKind), eq('owner_id', album.id)));
     await ctx.store.delete('albums', album.id);
     await ctx.store.increment('users', owner.id, 'albums_total', -1);
-    return noContent();
+    return deleted([ownerMediaPrefix(albumLogoKind, album.id)]);
   },
 });
 

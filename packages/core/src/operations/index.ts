@@ -25,6 +25,9 @@ import { videoPresetOperations } from './video-presets';
 import { videoPrivacyOperations } from './video-privacy';
 import { videoOperations } from './videos';
 import { watchedOperations } from './watched';
+import { mediaImageOperations } from './media-images';
+import { mediaTexttrackOperations } from './media-texttracks';
+import { placeholderOperations } from './placeholders';
 
 const families = [
   ...userOperations,
@@ -51,6 +54,9 @@ const families = [
   ...albumOperations,
   ...ondemandOperations,
   ...embedOperations,
+  ...mediaImageOperations,
+  ...mediaTexttrackOperations,
+  ...placeholderOperations,
 ] as readonly Operation<unknown>[];
 
 const discoverable = [...families, openapiOperation(() => operations)];

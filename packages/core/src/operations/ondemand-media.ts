@@ -1,6 +1,6 @@
 import { boolean, object, optional } from 'superstruct';
 import { by, listParams, listReply, pageOf } from '../engine/list';
-import { created, noContent, ok, operation, updated, type Context } from '../engine/operation';
+import { created, deleted, noContent, ok, operation, updated, type Context } from '../engine/operation';
 import { since } from '../engine/versions';
 import { addMedia, deleteMedia, loadMedia, mediaOf, mediaUri, pageMedia, setMediaActive, type MediaKind } from '../domain/ondemand-media';
 import { loadOwnedPage, loadVisiblePage } from '../domain/ondemand-pages';
@@ -8,6 +8,7 @@ import { representContext } from '../domain/users';
 import type { PictureRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { representPicture } from '../representations/picture';
+import { pictureMediaPrefix } from '../media/image-links';
 
 const represent = (ctx: Context<unknown>, kind: MediaKind, picture: PictureRecord) =>
   representPicture(picture, mediaUri(kind, picture), representContext(ctx));
@@ -98,8 +99,9 @@ export const deleteBackground = operation({
   scope: 'edit',
   async handle(ctx) {
     const page = await loadOwnedPage(ctx, 'delete the backgrounds of the page');
-    await deleteMedia(ctx.store, 'background', await loadMedia(ctx.store, 'background', page, ctx.path.background_id));
-    return noContent();
+    const background = await loadMedia(ctx.store, 'background', page, ctx.path.background_id);
+    await deleteMedia(ctx.store, 'background', background);
+    return deleted([pictureMediaPrefix(background)]);
   },
 });
 

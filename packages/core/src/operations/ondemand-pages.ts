@@ -1,7 +1,7 @@
 import { is, object } from 'superstruct';
 import { invalidField, forbidden } from '../engine/errors';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
-import { created, noContent, ok, operation } from '../engine/operation';
+import { created, deleted, noContent, ok, operation } from '../engine/operation';
 import { since } from '../engine/versions';
 import { and, eq } from '../store/filters';
 import type { Store } from '../store/store';
@@ -12,6 +12,7 @@ import type { OndemandPageRecord } from '../domain/ondemand-records';
 import { representOnePage, representPages } from '../domain/ondemand-represent';
 import { actingUser, targetUser } from '../domain/users';
 import { isoTime } from '../representations/common';
+import { pageMediaPrefixes } from '../domain/ondemand-media';
 
 const kind = 'ondemand.page';
 
@@ -119,7 +120,7 @@ export const deletePage = operation({
     const page = await loadOwnedPage(ctx, 'delete the page');
     if (page.status !== 'draft') throw forbidden(`Only draft pages can be deleted; this page is ${page.status === 'preorder' ? 'up for pre-order' : 'published'}.`);
     await deletePageRecords(ctx.store, page.id);
-    return noContent();
+    return deleted(pageMediaPrefixes(page.id));
   },
 });
 

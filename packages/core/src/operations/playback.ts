@@ -1,13 +1,19 @@
 import { boolean, object, optional, size, string } from 'superstruct';
 import { forbidden, notFound } from '../engine/errors';
+import { by } from '../engine/list';
 import { operation, type Context } from '../engine/operation';
 import { loadVisibleVideo } from '../domain/videos';
-import type { UserRecord, UserVideoRecord, VideoRecord } from '../records';
-import { escapeHtml, isoTime } from '../representations/common';
+import type { TexttrackRecord, UserRecord, UserVideoRecord, VideoRecord } from '../records';
+import { isoTime } from '../representations/common';
 import { where } from '../store/filters';
 import { representContext } from '../domain/users';
 import { representUserSummary } from '../representations/user';
+import { clipPicture, videoUri } from '../representations/video';
+import { representTexttrack } from '../representations/texttrack';
+import { representCustomLogo } from '../representations/custom-logo';
+import type { CustomLogoRecord, EmbedPresetRecord } from '../domain/embed-records';
 import { frameAncestors, inlineSource, originSource, pageHeaders } from '../domain/page-security';
+import { effectiveEmbed, playerPage, type PlayerTrack } from '../domain/player-page';
 
 /**
  * Playback: the video's file (bytes streamed by the transport, with ranges) and a small player
@@ -73,45 +79,62 @@ export const getPlayer = operation({
   async handle(ctx) {
     const video = await loadVisibleVideo(ctx, ctx.path.video_id, ctx.params.password);
     const owner = await ctx.store.get<UserRecord>('users', video.user_id);
+    const rc = representContext(ctx);
     const src = `${ctx.baseUrl}/videos/${video.id}/file${ctx.params.password ? `?password=${encodeURIComponent(ctx.params.password)}` : ''}`;
-    const summary = owner ? representUserSummary(owner, representContext(ctx)) : null;
-    const portrait = (summary?.pictures as { link?: string } | undefined)?.link ?? null;
-    const page = playerPage(video, owner, portrait, src);
+    const preset = video.preset_id ? await ctx.store.get<EmbedPresetRecord>('presets', video.preset_id) : null;
+    const embed = effectiveEmbed(video.embed, preset?.user_id === video.user_id ? preset.settings : null);
+    const portrait = owner ? sizedLink(representUserSummary(owner, rc).pictures, 72) : null;
+    const poster = sizedLink(clipPicture(video, videoUri(video.id), rc), 1280);
+    const tracks = await playerTracks(ctx, video);
+    const logo = embed.logos?.custom?.active ? await customLogo(ctx, video) : null;
+    const page = playerPage({
+      video,
+      embed,
+      src,
+      poster,
+      owner: owner ? { name: owner.name, portrait } : null,
+      tracks,
+      logo,
+      link: `${ctx.baseUrl}/videos/${video.id}/player`,
+      download: mayDownload(video, null),
+    });
     const security = pageHeaders({
       'style-src': [inlineSource(page.style)],
-      'media-src': ["'self'", ...originSource(src)],
-      'img-src': ["'self'", ...originSource(portrait)],
+      // Text tracks load as media.
+      'media-src': origins([src, ...tracks.map((t) => t.src)]),
+      'img-src': origins([poster, portrait, logo]),
       'frame-ancestors': await frameAncestors(ctx.store, video),
     });
     return { status: 200, headers: { 'Cache-Control': 'private, max-age=0', ...security }, html: page.html };
   },
 });
 
-/** The page and its one inline style, whose hash the CSP allows. */
-function playerPage(video: VideoRecord, owner: UserRecord | null, portrait: string | null, src: string): { html: string; style: string } {
-  const e = video.embed;
-  const color = /^#?[0-9a-fA-F]{3,8}$/.test(e.color ?? '') ? `#${e.color.replace(/^#/, '')}` : '#00adef';
-  const showTitle = e.title?.name !== 'hide';
-  const showOwner = e.title?.owner !== 'hide' && owner;
-  const showPortrait = e.title?.portrait !== 'hide' && owner;
-  const controlsList = [!e.buttons?.fullscreen && 'nofullscreen', !mayDownload(video, null) && 'nodownload'].filter(Boolean).join(' ');
-  const header = [
-    showPortrait && portrait ? `<img class="portrait" src="${escapeHtml(portrait)}" alt="">` : '',
-    showTitle ? `<h1 class="title">${escapeHtml(video.name)}</h1>` : '',
-    showOwner ? `<p class="owner">${escapeHtml(owner.name)}</p>` : '',
-  ].join('');
-  const style = `html,body{margin:0;height:100%;background:#000;color:#fff;font:14px system-ui,sans-serif}
-video{width:100%;height:100%;accent-color:${color}}header{position:absolute;top:0;left:0;padding:8px;display:flex;gap:8px;align-items:center}
-.title{font-size:16px;margin:0;color:${color}}.owner{margin:0}.portrait{width:32px;height:32px;border-radius:50%}`;
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(video.name)}</title>
-<style>${style}</style></head>
-<body data-video-id="${video.id}" data-color="${color}"><header>${header}</header>
-<video id="player" src="${escapeHtml(src)}" preload="metadata" playsinline${e.playbar === false ? '' : ' controls'}${controlsList ? ` controlslist="${controlsList}"` : ''}${video.width ? ` width="${video.width}" height="${video.height}"` : ''}></video>
-</body></html>
-`;
-  return { html, style };
+/** This server and each other origin the page loads from, once. */
+const origins = (urls: (string | null)[]): string[] => [...new Set(["'self'", ...urls.flatMap(originSource)])];
+
+/** The link of a Picture-shaped representation at `width` (the master when it has no such size). */
+function sizedLink(picture: unknown, width: number): string | null {
+  const p = picture as { link?: string; sizes?: { width: number; link: string }[] } | undefined;
+  return p?.sizes?.find((s) => s.width === width)?.link ?? p?.link ?? null;
+}
+
+/** The video's active text tracks that have a file, in the order they were added. */
+async function playerTracks(ctx: Context<unknown>, video: VideoRecord): Promise<PlayerTrack[]> {
+  const { items } = await ctx.store.find<TexttrackRecord>('texttracks', {
+    where: where({ video_id: video.id, active: true }),
+    orderBy: by('created_time', 'asc'),
+  });
+  const rc = representContext(ctx);
+  const now = ctx.now();
+  return items
+    .filter((t) => t.file)
+    .map((t) => ({ kind: t.type, srclang: t.language, label: t.name, src: representTexttrack(t, rc, now).link as string }));
+}
+
+/** A small size of the owner's active custom logo, once it has an image. */
+async function customLogo(ctx: Context<unknown>, video: VideoRecord): Promise<string | null> {
+  const logo = await ctx.store.findOne<CustomLogoRecord>('custom_logos', where({ user_id: video.user_id, active: true }));
+  return logo?.image ? sizedLink(representCustomLogo(logo, representContext(ctx)), 295) : null;
 }
 
 export const playbackOperations = [getVideoFile, getPlayer];

@@ -1,6 +1,6 @@
 import { boolean, object, optional } from 'superstruct';
 import { by, listParams, listReply, pageOf } from '../engine/list';
-import { noContent, ok, operation, updated, type Context } from '../engine/operation';
+import { deleted, ok, operation, updated, type Context } from '../engine/operation';
 import { noteActivity } from '../domain/activity';
 import { loadPortrait, ofUser, portraitUri } from '../domain/portraits';
 import { actingUser, representContext, targetUser } from '../domain/users';
@@ -8,6 +8,7 @@ import { setPictureActive } from '../domain/video-pictures';
 import type { PictureRecord, UserRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { representPicture } from '../representations/picture';
+import { pictureMediaPrefix } from '../media/image-links';
 
 const itemPaths = ['/me/pictures/{portraitset_id}', '/users/{user_id}/pictures/{portraitset_id}'];
 const portraits = 'change their portraits';
@@ -99,7 +100,7 @@ export const deletePortrait = operation({
     await ctx.store.delete('pictures', picture.id);
     await ctx.store.increment('users', user.id, 'pictures_total', -1);
     await noteActivity(ctx, user);
-    return noContent();
+    return deleted([pictureMediaPrefix(picture)]);
   },
 });
 

@@ -19,7 +19,7 @@ export const createTimelineThumbnail = operation({
       video_id: video.id,
       created_time: isoTime(ctx.now()),
     });
-    return created(representTimelineThumbnail(thumbnail, video.transcode_status, representContext(ctx)), 'picture');
+    return created(representTimelineThumbnail(thumbnail, video, representContext(ctx)), 'picture');
   },
 });
 
@@ -34,7 +34,7 @@ export const getTimelineThumbnail = operation({
     const video = await loadOwnedVideo(ctx, ctx.path.video_id, 'view the timeline thumbnails of');
     const thumbnail = await findById<TimelineThumbnailRecord>(ctx.store, 'timeline_thumbnails', ctx.path.thumbnail_id);
     if (!thumbnail || thumbnail.video_id !== video.id) throw notFound('timeline thumbnail');
-    return ok(representTimelineThumbnail(thumbnail, video.transcode_status, representContext(ctx)), 'picture');
+    return ok(representTimelineThumbnail(thumbnail, video, representContext(ctx)), 'picture');
   },
 });
 

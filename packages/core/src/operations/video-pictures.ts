@@ -1,7 +1,7 @@
 import { boolean, min, number, object, optional, size, string } from 'superstruct';
 import { invalidField } from '../engine/errors';
 import { by, listParams, listReply, pageOf, type ListParams } from '../engine/list';
-import { created, noContent, ok, operation, updated, type Context } from '../engine/operation';
+import { created, deleted, ok, operation, updated, type Context } from '../engine/operation';
 import { since } from '../engine/versions';
 import { loadOwnedVideo } from '../domain/owned-video';
 import { representContext } from '../domain/users';
@@ -10,11 +10,13 @@ import { loadVisibleVideo } from '../domain/videos';
 import { pathChannel } from '../domain/channel-videos';
 import type { PictureRecord, VideoRecord } from '../records';
 import { isoTime } from '../representations/common';
-import { representPicture } from '../representations/picture';
+import { frameSource, representPicture } from '../representations/picture';
+import { pictureMediaPrefix } from '../media/image-links';
 
 const password = optional(size(string(), 1, 128));
 
-const represent = (ctx: Context<unknown>, picture: PictureRecord) => representPicture(picture, videoPictureUri(picture), representContext(ctx));
+const represent = (ctx: Context<unknown>, video: VideoRecord, picture: PictureRecord) =>
+  representPicture(picture, videoPictureUri(picture), representContext(ctx), frameSource(video));
 
 export const createVideoPicture = operation({
   id: 'videos.pictures.create',
@@ -42,7 +44,7 @@ export const createVideoPicture = operation({
       modified_time: now,
     });
     await ctx.store.increment('videos', video.id, 'pictures_total', 1);
-    const body = represent(ctx, await setPictureActive(ctx.store, picture, active, now));
+    const body = represent(ctx, video, await setPictureActive(ctx.store, picture, active, now));
     return since(ctx.version, 'pictureCreated') ? created(body, 'picture') : ok(body, 'picture');
   },
 });
@@ -63,7 +65,7 @@ export const listVideoPictures = operation({
       offset: page.offset,
       limit: page.limit,
     });
-    return listReply(ctx, page, result.total, result.items.map((p) => represent(ctx, p)), 'picture');
+    return listReply(ctx, page, result.total, result.items.map((p) => represent(ctx, video, p)), 'picture');
   },
 });
 
@@ -75,7 +77,7 @@ export const getVideoPicture = operation({
   params: object({ password }),
   async handle(ctx) {
     const video = await loadVisibleVideo(ctx, ctx.path.video_id, ctx.params.password);
-    return ok(represent(ctx, await loadVideoPicture(ctx.store, video, ctx.path.picture_id)), 'picture');
+    return ok(represent(ctx, video, await loadVideoPicture(ctx.store, video, ctx.path.picture_id)), 'picture');
   },
 });
 
@@ -90,7 +92,7 @@ export const updateVideoPicture = operation({
     const video = await loadOwnedVideo(ctx, ctx.path.video_id, 'edit the pictures of');
     const picture = await loadVideoPicture(ctx.store, video, ctx.path.picture_id);
     const { active = picture.active } = ctx.params;
-    return updated(ctx, represent(ctx, await setPictureActive(ctx.store, picture, active, isoTime(ctx.now()))), 'picture');
+    return updated(ctx, represent(ctx, video, await setPictureActive(ctx.store, picture, active, isoTime(ctx.now()))), 'picture');
   },
 });
 
@@ -107,7 +109,7 @@ export const deleteVideoPicture = operation({
     if (picture.active) await ctx.store.update<VideoRecord>('videos', video.id, { active_picture: null });
     await ctx.store.delete('pictures', picture.id);
     await ctx.store.increment('videos', video.id, 'pictures_total', -1);
-    return noContent();
+    return deleted([pictureMediaPrefix(picture)]);
   },
 });
 

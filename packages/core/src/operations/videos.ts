@@ -1,6 +1,6 @@
 import { object, optional, size, string } from 'superstruct';
 import { notFound } from '../engine/errors';
-import { noContent, ok, operation, updated } from '../engine/operation';
+import { deleted, noContent, ok, operation, updated } from '../engine/operation';
 import { deleteVideoRecords, loadVideo, loadVisibleVideo, representOne } from '../domain/videos';
 import { setVideoPreset } from '../domain/presets';
 import { targetUser } from '../domain/users';
@@ -8,6 +8,7 @@ import { assertCanView } from '../domain/visibility';
 import { assertOwner, checkVideoRules, videoPatch } from '../domain/video-write';
 import { videoFields } from '../domain/video-fields';
 import type { UserRecord, VideoRecord } from '../records';
+import { videoFilePrefixes } from '../media/image-links';
 
 const viewParams = object({ password: optional(size(string(), 1, 128)) });
 
@@ -54,7 +55,7 @@ export const deleteVideo = operation({
     await setVideoPreset(ctx.store, video, null);
     await deleteVideoRecords(ctx.store, video.id);
     await ctx.store.increment('users', video.user_id, 'videos_total', -1);
-    return noContent();
+    return deleted(videoFilePrefixes(video.id));
   },
 });
 

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { deepFreeze } from '../store/copy-json';
 import type { UserRecord } from '../records';
 import type { Version } from '../engine/versions';
+import type { LinkSigner } from '../media/link-signer';
+import { portraitSizes, thumbnailSizes } from '../media/image-links';
 
 /** What every representation function needs besides its record. */
 export interface RepresentContext {
@@ -9,6 +11,8 @@ export interface RepresentContext {
   version: Version;
   /** The caller, to fill interactions (`added`) and owner-only fields. */
   viewer: UserRecord | null;
+  /** Signs media links (images, text tracks). */
+  links: LinkSigner;
 }
 
 /** ISO 8601 with an explicit offset, second precision: `2026-01-02T03:04:05+00:00` (toISOString always ends in `.sssZ`). */
@@ -44,17 +48,6 @@ export const interaction = (uri: string, added: boolean, addedTime: string | nul
   added_time: addedTime,
 });
 
-const portraitSizes = [30, 72, 75, 100, 144, 216, 288, 300, 360];
-const thumbnailSizes: [number, number][] = [
-  [100, 75],
-  [200, 150],
-  [295, 166],
-  [640, 360],
-  [960, 540],
-  [1280, 720],
-  [1920, 1080],
-];
-
 const placeholders = new Map<string, Record<string, unknown>>();
 
 /**
@@ -69,10 +62,7 @@ export function placeholderPicture(ctx: RepresentContext, type: 'portrait' | 'th
   let picture = placeholders.get(key);
   if (!picture) {
     const link = (w: number, h: number) => `${ctx.baseUrl}/static/placeholders/${type}_${w}x${h}.png`;
-    const sizes =
-      type === 'portrait'
-        ? portraitSizes.map((s) => ({ width: s, height: s, link: link(s, s) }))
-        : thumbnailSizes.map(([w, h]) => ({ width: w, height: h, link: link(w, h) }));
+    const sizes = (type === 'portrait' ? portraitSizes : thumbnailSizes).map(([w, h]) => ({ width: w, height: h, link: link(w, h) }));
     const largest = sizes[sizes.length - 1];
     picture = { uri: null, active: true, type: 'default', link: largest.link, sizes, resource_key: resourceKey('placeholder', type) };
     if (withDefault) picture.default = true;

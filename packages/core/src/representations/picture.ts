@@ -1,37 +1,64 @@
-import type { PictureRecord } from '../records';
+import type { PictureRecord, VideoRecord } from '../records';
+import {
+  defaultFrameSeconds,
+  imageLinks,
+  portraitSizes,
+  thumbnailSizes,
+  type FrameSource,
+  type ImageContent,
+  type ImageFamily,
+} from '../media/image-links';
+import type { PlaceholderKind } from '../media/media-tools';
 import { resourceKey, type RepresentContext } from './common';
 
-const videoSizes: [number, number][] = [
-  [100, 75],
-  [200, 150],
-  [295, 166],
-  [640, 360],
-  [960, 540],
-  [1280, 720],
-  [1920, 1080],
-];
-const squareSizes = [30, 72, 75, 100, 144, 216, 288, 300, 360];
+/** The placeholder each kind of picture owner shows until it has an image. */
+export const placeholderOf = (ownerKind: string): PlaceholderKind =>
+  ownerKind === 'user' ? 'portrait' : ownerKind === 'album_logo' || ownerKind === 'customlogo' ? 'logo' : 'thumbnail';
 
-/** The sizes a picture is served in: 16:9 for video thumbnails and posters, squares for portraits. */
-export function pictureSizes(kind: string, base: string): { width: number; height: number; link: string }[] {
-  const dims = kind === 'user' ? squareSizes.map((s): [number, number] => [s, s]) : videoSizes;
-  return dims.map(([width, height]) => ({ width, height, link: `${base}_${width}x${height}.jpg` }));
+/** The sizes a picture of this owner kind is served in. */
+export const sizesOf = (ownerKind: string) => (ownerKind === 'user' ? portraitSizes : thumbnailSizes);
+
+/** The file a video's pictures take frames from: only a video that is available has one. */
+export const frameSource = (video: VideoRecord): FrameSource | null =>
+  video.file && video.status === 'available' ? { videoId: video.id, fileKey: video.file.key, duration: video.duration } : null;
+
+/** What a picture shows: its upload, else (a video's) the frame at its time, else the placeholder. */
+export function pictureContent(image: PictureRecord['image'], ownerKind: string, time: number | null, frame: FrameSource | null): ImageContent {
+  if (image) return { kind: 'upload', image };
+  if (frame) return { kind: 'frame', videoId: frame.videoId, fileKey: frame.fileKey, seconds: time ?? defaultFrameSeconds(frame.duration) };
+  return { kind: 'placeholder', placeholder: placeholderOf(ownerKind) };
 }
 
-/** The Picture representation; `uri` is the picture's path under its owner (e.g. `/videos/7/pictures/3`). */
-export function representPicture(picture: PictureRecord, uri: string, ctx: RepresentContext): Record<string, unknown> {
-  const base = `${ctx.baseUrl}/static/pictures/${picture.id}`;
-  const sizes = pictureSizes(picture.owner_kind, base);
+/** `link` and `sizes` of an image-bearing record. */
+export const imageFields = (ctx: RepresentContext, family: ImageFamily, id: string, content: ImageContent, ownerKind: string) =>
+  imageLinks(ctx.baseUrl, ctx.links, family, id, content, sizesOf(ownerKind));
+
+/**
+ * The Picture representation; `uri` is the picture's path under its owner (e.g. `/videos/7/pictures/3`).
+ * A video's pictures pass the video's `frame` source so a picture with no upload shows its frame.
+ */
+export function representPicture(picture: PictureRecord, uri: string, ctx: RepresentContext, frame: FrameSource | null = null): Record<string, unknown> {
+  const content = pictureContent(picture.image, picture.owner_kind, picture.time, picture.owner_kind === 'video' ? frame : null);
+  const { link, sizes } = imageFields(ctx, 'pictures', picture.id, content, picture.owner_kind);
   const out: Record<string, unknown> = {
     uri,
     active: picture.active,
     type: picture.type,
-    link: sizes[sizes.length - 1].link,
+    link,
     sizes,
     resource_key: resourceKey('picture', picture.id),
   };
   if (picture.time !== null) out.time = picture.time;
   // The `default` field exists in 3.2 only (SPEC.md, Versioning: added 3.2, removed 3.3).
+  if (ctx.version[0] === 3 && ctx.version[1] === 2) out.default = false;
+  return out;
+}
+
+/** A video's own picture while nobody chose one: a frame of it, at the default offset. */
+export function representVideoFrame(frame: FrameSource, ctx: RepresentContext): Record<string, unknown> {
+  const content = pictureContent(null, 'video', null, frame);
+  const { link, sizes } = imageFields(ctx, 'videos', frame.videoId, content, 'video');
+  const out: Record<string, unknown> = { uri: null, active: true, type: 'default', link, sizes, resource_key: resourceKey('videoframe', frame.videoId) };
   if (ctx.version[0] === 3 && ctx.version[1] === 2) out.default = false;
   return out;
 }

@@ -1,21 +1,18 @@
-import type { TimelineThumbnailRecord } from '../records';
+import type { TimelineThumbnailRecord, VideoRecord } from '../records';
 import { resourceKey, type RepresentContext } from './common';
-import { pictureSizes } from './picture';
+import { frameSource, imageFields, pictureContent } from './picture';
 
 /**
- * The timeline thumbnail representation. Its frames come from the transcoded video, so its
- * `status` is the video's transcode status (in_progress until the video is transcoded).
+ * The timeline thumbnail representation. Its image is a frame of the video (or one PUT to its
+ * link), so its `status` is the video's transcode status (in_progress until the video is transcoded).
  */
-export function representTimelineThumbnail(
-  thumbnail: TimelineThumbnailRecord,
-  status: string,
-  ctx: RepresentContext,
-): Record<string, unknown> {
-  const sizes = pictureSizes('video', `${ctx.baseUrl}/static/timelinethumbnails/${thumbnail.id}`);
+export function representTimelineThumbnail(thumbnail: TimelineThumbnailRecord, video: VideoRecord, ctx: RepresentContext): Record<string, unknown> {
+  const content = pictureContent(thumbnail.image, 'video', null, frameSource(video));
+  const { link, sizes } = imageFields(ctx, 'timelinethumbnails', thumbnail.id, content, 'video');
   return {
     uri: `/videos/${thumbnail.video_id}/timelinethumbnails/${thumbnail.id}`,
-    status,
-    link: sizes[sizes.length - 1].link,
+    status: video.transcode_status,
+    link,
     sizes,
     created_time: thumbnail.created_time,
     resource_key: resourceKey('timelinethumbnail', thumbnail.id),

@@ -4,7 +4,7 @@ import { since } from '../engine/versions';
 import { representCategory } from './category';
 import { connection, interaction, placeholderPicture, resourceKey, type RepresentContext } from './common';
 import type { ProjectRecord } from '../domain/project-records';
-import { representPicture } from './picture';
+import { frameSource, representPicture, representVideoFrame } from './picture';
 import { representProject } from './project';
 import { representTag } from './tag';
 import { representUserSummary } from './user';
@@ -51,9 +51,7 @@ export function representVideo(
     modified_time: video.modified_time,
     release_time: video.release_time,
     user: representUserSummary(owner, ctx),
-    pictures: video.active_picture
-      ? representPicture(video.active_picture, `${uri}/pictures/${video.active_picture.id}`, ctx)
-      : placeholderPicture(ctx, 'thumbnail'),
+    pictures: clipPicture(video, uri, ctx),
     tags: video.tags.map((t) => representTag(t)),
     privacy: { view: video.privacy_view, ...video.privacy },
     embed: { ...video.embed, html: embedHtml(link, video) },
@@ -129,4 +127,11 @@ function embedHtml(link: string, video: VideoRecord): string {
   const h = video.height || 360;
   const title = video.name.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   return `<iframe src="${link}" width="${w}" height="${h}" frameborder="0" allow="autoplay; fullscreen; picture-in-picture" allowfullscreen title="${title}"></iframe>`;
+}
+
+/** The Clip's picture: the chosen one, else a frame of the video, else (no file yet) the placeholder. */
+export function clipPicture(video: VideoRecord, uri: string, ctx: RepresentContext): Readonly<Record<string, unknown>> {
+  const frame = frameSource(video);
+  if (video.active_picture) return representPicture(video.active_picture, `${uri}/pictures/${video.active_picture.id}`, ctx, frame);
+  return frame ? representVideoFrame(frame, ctx) : placeholderPicture(ctx, 'thumbnail');
 }

@@ -142,6 +142,11 @@ export const schema: Schema = {
     indexes: [['category', 'created_time'], ['video_id', 'created_time']],
     unique: [['video_id', 'category']],
   },
+  /** Secrets the service keeps for itself, by name (the key that signs media links). */
+  service_keys: {
+    id: 'text',
+    fields: { created_time: 'string' },
+  },
   ...channelCollections,
   ...peopleCollections,
   ...feedCollections,

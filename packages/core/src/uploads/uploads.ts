@@ -6,6 +6,7 @@ import { probe, type Probe } from '../media/probe';
 import type { VideoRecord, VideoVersionRecord } from '../records';
 import type { Store } from '../store/store';
 import { escapeHtml, isoTime } from '../representations/common';
+import { framePrefix } from '../media/image-links';
 
 /**
  * Uploads are driven by transports (tus, multipart POST, pull) that move the bytes; every decision
@@ -117,7 +118,7 @@ export async function openUpload(service: Service, id: string, approach?: string
 export interface FinishedUpload {
   status: string;
   probe: Probe | null;
-  /** Blobs no longer used: the replaced file, or the new one when it was not a video. */
+  /** Blobs (keys or prefixes) no longer used: the replaced file and its frames, or the new one when it was not a video. */
   discard: string[];
 }
 
@@ -160,7 +161,7 @@ export async function finishUpload(service: Service, id: string, file: { key: st
       transcode_status: 'complete',
       modified_time: now,
     });
-    return { status: 'available', probe: found, discard: old && old !== file.key ? [old] : [] };
+    return { status: 'available', probe: found, discard: old && old !== file.key ? [old, framePrefix(video.id, old)] : [] };
   });
 }
 

@@ -1,0 +1,77 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { resolveFfmpeg } from '@reelbase/media';
+
+const run = promisify(execFile);
+
+export interface ClipOptions {
+  width?: number;
+  height?: number;
+  seconds?: number;
+  audio?: boolean;
+}
+
+/**
+ * A real, small H.264/AAC MP4 made by ffmpeg (testsrc pattern, sine tone): what a phone would
+ * upload, in a few kilobytes. Throws when no ffmpeg resolves (the npm build always does on linux-x64).
+ */
+export async function makeClip(o: ClipOptions = {}): Promise<Buffer> {
+  const { width = 320, height = 240, seconds = 2, audio = true } = o;
+  const ffmpeg = resolveFfmpeg();
+  if (!ffmpeg) throw new Error('no ffmpeg: set REELBASE_FFMPEG, put ffmpeg on PATH, or npm install @ffmpeg-installer/ffmpeg');
+  const dir = mkdtempSync(join(tmpdir(), 'reelbase-clip-'));
+  try {
+    const out = join(dir, 'clip.mp4');
+    const args = ['-nostdin', '-v', 'error', '-f', 'lavfi', '-i', `testsrc=size=${width}x${height}:rate=25:duration=${seconds}`];
+    if (audio) args.push('-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:a', 'aac', '-shortest');
+    args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-movflags', '+faststart', out);
+    await run(ffmpeg.path, args);
+    return readFileSync(out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A test image: a solid colour with a contrasting square in one corner (so a crop or a rotation shows). */
+export async function makeImage(format: 'jpeg' | 'png' | 'webp' | 'gif', width = 800, height = 600, background = '#c0392b'): Promise<Buffer> {
+  const corner = await sharp({ create: { width: Math.max(1, width >> 3), height: Math.max(1, height >> 3), channels: 3, background: '#ffffff' } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: format === 'png' ? 4 : 3, background } })
+    .composite([{ input: corner, top: 0, left: 0 }])
+    .toFormat(format)
+    .toBuffer();
+}
+
+/** Width and height of an image as decoded. */
+export async function imageSize(bytes: Uint8Array): Promise<{ width: number; height: number; format: string }> {
+  const m = await sharp(bytes).metadata();
+  return { width: m.width ?? 0, height: m.height ?? 0, format: m.format ?? '' };
+}
+
+/** A media link fetched the way a browser would: no token. */
+export async function fetchBytes(link: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+  const r = await fetch(link, { headers });
+  return { status: r.status, headers: r.headers, bytes: Buffer.from(await r.arrayBuffer()) };
+}
+
+/** Every file under a directory, relative paths (to prove what an operation left behind). */
+export function filesUnder(dir: string): string[] {
+  try {
+    return readdirRecursive(dir).filter((f) => !f.startsWith('.tmp'));
+  } catch {
+    return [];
+  }
+}
+
+function readdirRecursive(dir: string, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(join(dir, prefix))) {
+    const rel = prefix ? `${prefix}/${name}` : name;
+    if (statSync(join(dir, rel)).isDirectory()) out.push(...readdirRecursive(dir, rel));
+    else out.push(rel);
+  }
+  return out;
+}

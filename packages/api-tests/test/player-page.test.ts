@@ -1,0 +1,161 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { drivers, fetchBytes, Harness, imageSize, makeClip, makeImage, uploadByTus, type Answer, type Fixture } from '../src/index';
+
+/**
+ * The player page as an embed: the Clip's picture as poster, the active text tracks that have a
+ * file as <track>s, the custom logo, and the embed settings (and the embed preset) honoured; its
+ * CSP allows exactly the origins the page loads from.
+ */
+const clip = makeClip({ width: 640, height: 360, seconds: 4 });
+const srt = (text: string) => `1\n00:00:00,500 --> 00:00:03,500\n${text}\n`;
+
+/** The value of a directive of a page's CSP. */
+const directive = (page: Answer, name: string): string | undefined =>
+  page.headers
+    .get('content-security-policy')
+    ?.split('; ')
+    .find((d) => d.startsWith(`${name} `))
+    ?.slice(name.length + 1);
+
+for (const driver of drivers) {
+  describe(`the player page as an embed (${driver.name})`, () => {
+    let h: Harness;
+    let alice: Fixture;
+    let id: string;
+    /** The Clip's picture, the tracks' links by name, the logo: what the page must show. */
+    let picture: { sizes: { width: number; link: string }[] };
+    const tracks: Record<string, string> = {};
+    let logo: { sizes: { width: number; link: string }[] };
+
+    const ok = (r: Answer, status = 200) => {
+      assert.equal(r.status, status, r.text);
+      return r.body;
+    };
+    /** PUT bytes to a media link with the owner's token, as the owner's app uploads them. */
+    const put = async (link: string, body: Uint8Array | string, type: string) => {
+      const r = await fetch(link, { method: 'PUT', headers: { authorization: `Bearer ${alice.token}`, 'content-type': type }, body });
+      assert.ok(r.status < 300, `PUT ${link}: ${r.status} ${await r.text()}`);
+    };
+    const track = async (json: Record<string, unknown>, file: string | null) => {
+      h.clock.advance(1);
+      const t = ok(await h.call('POST', `/videos/${id}/texttracks`, { token: alice.token, json }), 201);
+      if (file !== null) await put(t.link, file, 'text/plain');
+      const now = ok(await h.call('GET', t.uri, { token: alice.token }));
+      tracks[json.name as string] = now.link;
+    };
+    const player = async (video = id) => {
+      const r = await h.call('GET', `/videos/${video}/player`);
+      assert.equal(r.status, 200, r.text);
+      return r;
+    };
+    const patch = async (json: Record<string, unknown>, video = id) => ok(await h.call('PATCH', `/videos/${video}`, { token: alice.token, json }));
+
+    before(async () => {
+      h = await Harness.start(driver);
+      alice = await h.user('Alice');
+      id = await uploadByTus(h, alice.token, await clip, { name: 'Embedded <film>' });
+      const pic = ok(await h.call('POST', `/videos/${id}/pictures`, { token: alice.token, json: {} }), 201);
+      await put(pic.link, await makeImage('jpeg', 1280, 720), 'image/jpeg');
+      ok(await h.call('PATCH', pic.uri, { token: alice.token, json: { active: true } }));
+      await track({ language: 'en', name: 'English', type: 'captions', active: true }, srt('Hello from the captions'));
+      await track({ language: 'fr', name: 'Français "CC"', type: 'subtitles', active: true }, srt('Bonjour'));
+      await track({ language: 'de', name: 'Kapitel', type: 'chapters', active: true }, null);
+      await track({ language: 'es', name: 'Datos', type: 'metadata', active: true }, srt('{"x":1}'));
+      await track({ language: 'it', name: 'Italiano', type: 'subtitles', active: false }, srt('Ciao'));
+      const l = ok(await h.call('POST', '/me/customlogos', { token: alice.token, json: { active: true } }), 201);
+      await put(l.link, await makeImage('png', 400, 225), 'image/png');
+      logo = ok(await h.call('GET', l.uri, { token: alice.token }));
+      picture = ok(await h.call('GET', `/videos/${id}`, { token: alice.token })).pictures;
+    });
+    after(() => h.stop());
+
+    it('shows the Clip’s picture as the poster, at 1280x720, and the poster loads', async () => {
+      const page = await player();
+      const poster = picture.sizes.find((s) => s.width === 1280)!.link;
+      assert.match(poster, new RegExp(`^${h.server.url}/media/pictures/\\d+/u1-[^/]+/1280x720\\.jpg$`));
+      assert.ok(page.text.includes(` poster="${poster}"`), page.text);
+      const image = await fetchBytes(poster);
+      assert.equal(image.status, 200);
+      assert.deepEqual(await imageSize(image.bytes), { width: 1280, height: 720, format: 'jpeg' });
+    });
+
+    it('has a <track> for each active track with a file, kind from its type, the first captions default', async () => {
+      const page = await player();
+      const found = page.text.match(/<track [^>]*>/g);
+      assert.deepEqual(found, [
+        `<track kind="captions" srclang="en" label="English" src="${tracks.English}" default>`,
+        `<track kind="subtitles" srclang="fr" label="Français &#34;CC&#34;" src="${tracks['Français "CC"']}">`,
+        `<track kind="metadata" srclang="es" label="Datos" src="${tracks.Datos}">`,
+      ]);
+      const vtt = await fetchBytes(tracks.English);
+      assert.equal(vtt.status, 200);
+      assert.equal(vtt.headers.get('content-type'), 'text/vtt; charset=utf-8');
+      assert.match(vtt.bytes.toString(), /^WEBVTT[\s\S]*00:00:00\.500 --> 00:00:03\.500\nHello from the captions/);
+    });
+
+    it('hides the title when embed.title.name is hide, and escapes it when shown', async () => {
+      assert.ok((await player()).text.includes('<h1 class="title">Embedded &#60;film&#62;</h1>'));
+      await patch({ embed: { title: { name: 'hide' } } });
+      const page = await player();
+      assert.doesNotMatch(page.text, /class="title"/);
+      assert.match(page.text, /<p class="owner">Alice<\/p>/, 'the owner still shows');
+    });
+
+    it('shows the owner’s active custom logo when embed.logos.custom.active, linked when a link is set', async () => {
+      const image = logo.sizes.find((s) => s.width === 295)!.link;
+      assert.doesNotMatch((await player()).text, /class="logo/, 'custom logos are off by default');
+      await patch({ embed: { logos: { custom: { active: true } } } });
+      assert.ok((await player()).text.includes(`<span class="logo fades"><img src="${image}" alt=""></span>`));
+      await patch({ embed: { logos: { custom: { link: 'https://example.com/?a=1&b=2', sticky: true } } } });
+      const page = await player();
+      const linked = `<a class="logo" href="https://example.com/?a=1&#38;b=2" target="_blank" rel="noopener"><img src="${image}" alt=""></a>`;
+      assert.ok(page.text.includes(linked), page.text);
+      const bytes = await fetchBytes(image);
+      assert.equal(bytes.status, 200);
+      // An opaque PNG is served as JPEG (only an alpha channel keeps PNG).
+      assert.deepEqual(await imageSize(bytes.bytes), { width: 295, height: 166, format: image.endsWith('.png') ? 'png' : 'jpeg' });
+    });
+
+    it('its CSP allows exactly the origins of the poster, logo and portrait (img) and the file and tracks (media)', async () => {
+      const page = await player();
+      const origin = new URL(h.server.url).origin;
+      for (const link of [...page.text.matchAll(/ (?:src|poster)="([^"]+)"/g)].map((m) => m[1])) {
+        assert.equal(new URL(link.replace(/&#38;/g, '&')).origin, origin, link);
+      }
+      assert.equal(directive(page, 'img-src'), `'self' ${origin}`);
+      assert.equal(directive(page, 'media-src'), `'self' ${origin}`);
+      assert.match(directive(page, 'style-src') ?? '', /^'sha256-[A-Za-z0-9+/]+=*'$/);
+      assert.equal(directive(page, 'script-src'), undefined, 'no script at all');
+      assert.doesNotMatch(page.text, /<script|\son\w+=/i);
+    });
+
+    it('honours the buttons, playbar, volume, color and service logo settings', async () => {
+      const before = (await player()).text;
+      assert.match(before, / playsinline controls poster=/);
+      assert.ok(before.includes(`<a class="button share fades" href="${h.server.url}/videos/${id}/player" target="_blank" rel="noopener">Share</a>`));
+      assert.ok(before.includes(`<a class="wordmark fades" href="${h.server.url}/videos/${id}/player" target="_blank" rel="noopener">reelbase</a>`));
+      assert.doesNotMatch(before, /-webkit-media-controls-volume/);
+      await patch({ embed: { color: '123abc', volume: false, logos: { service: false }, buttons: { fullscreen: false, share: false, like: true } } });
+      await patch({ privacy: { download: false } });
+      const after = (await player()).text;
+      assert.match(after, / playsinline controls controlslist="nofullscreen nodownload" poster=/);
+      assert.match(after, /\.title\{font-size:16px;margin:0;color:#123abc\}/);
+      assert.match(after, /video::-webkit-media-controls-mute-button,video::-webkit-media-controls-volume-slider\{display:none\}/);
+      assert.doesNotMatch(after, /class="wordmark|class="button/);
+      await patch({ embed: { playbar: false } });
+      assert.match((await player()).text, /<video id="player" src="[^"]+" preload="metadata" playsinline poster=/);
+    });
+
+    it('an embed preset decides the title fields the video leaves to the user', async () => {
+      const json = { name: 'No names', title: { name: 'hide', owner: 'hide', portrait: 'show' } };
+      const preset = ok(await h.call('POST', '/me/presets', { token: alice.token, json }), 201);
+      const other = await uploadByTus(h, alice.token, await clip, { name: 'Preset film', embed: { title: { name: 'user', owner: 'show' } } });
+      assert.match((await player(other)).text, /<h1 class="title">Preset film<\/h1><p class="owner">Alice<\/p>/, 'user: shown without a preset');
+      assert.equal((await h.call('PUT', `/videos/${other}/presets/${preset.uri.split('/').pop()}`, { token: alice.token })).status, 204);
+      const page = (await player(other)).text;
+      assert.doesNotMatch(page, /class="title"/, 'the preset hides the name the video leaves to the user');
+      assert.match(page, /<p class="owner">Alice<\/p>/, 'the video’s own show wins over the preset');
+    });
+  });
+}

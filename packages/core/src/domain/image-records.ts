@@ -1,0 +1,110 @@
+import type { Store } from '../store/store';
+import type { PictureRecord, TimelineThumbnailRecord, UserRecord, VideoRecord } from '../records';
+import type { CustomLogoRecord } from './embed-records';
+import type { AlbumRecord } from './album-records';
+import type { OndemandPageRecord } from './ondemand-records';
+import { albumLogoKind } from './album-records';
+import { pageMedia } from './ondemand-media';
+import { findById } from './lookup';
+import type { FrameSource, ImageFamily, StoredImage } from '../media/image-links';
+import { frameSource } from '../representations/picture';
+
+/** The record behind an image link, with what serving and replacing its image need. */
+export interface ImageRecord {
+  family: ImageFamily;
+  /** The collection the record lives in. */
+  collection: 'pictures' | 'custom_logos' | 'timeline_thumbnails' | 'videos';
+  id: string;
+  /** Picks the placeholder and the sizes (the picture owner kind, or `customlogo`). */
+  kind: string;
+  /** Whose media directory holds its files (removed with that owner). */
+  owner: { kind: string; id: string };
+  /** The user whose bearer token may PUT an image to its link. */
+  userId: string | null;
+  image: StoredImage | null;
+  time: number | null;
+  frame: FrameSource | null;
+  created_time: string;
+  /** Set for a picture an owner record keeps a copy of while active (`videos.active_picture`…). */
+  picture?: PictureRecord;
+}
+
+/** Which user owns a picture's owner (the uploader of a video's thumbnail is the video's owner…). */
+async function pictureUser(store: Store, picture: PictureRecord): Promise<{ userId: string | null; frame: FrameSource | null }> {
+  if (picture.owner_kind === 'user') return { userId: picture.owner_id, frame: null };
+  if (picture.owner_kind === 'video') {
+    const video = await store.get<VideoRecord>('videos', picture.owner_id);
+    return { userId: video?.user_id ?? null, frame: video ? frameSource(video) : null };
+  }
+  if (picture.owner_kind === albumLogoKind) return { userId: (await store.get<AlbumRecord>('albums', picture.owner_id))?.user_id ?? null, frame: null };
+  return { userId: (await store.get<OndemandPageRecord>('ondemand_pages', picture.owner_id))?.user_id ?? null, frame: null };
+}
+
+/** The record an image link names; null when there is none (deleted, or never existed). */
+export async function loadImageRecord(store: Store, family: ImageFamily, id: string): Promise<ImageRecord | null> {
+  if (family === 'pictures') {
+    const picture = await findById<PictureRecord>(store, 'pictures', id);
+    if (!picture) return null;
+    const { userId, frame } = await pictureUser(store, picture);
+    return {
+      family,
+      collection: 'pictures',
+      id,
+      kind: picture.owner_kind,
+      owner: { kind: picture.owner_kind, id: picture.owner_id },
+      userId,
+      image: picture.image ?? null,
+      time: picture.time,
+      frame,
+      created_time: picture.created_time,
+      picture,
+    };
+  }
+  if (family === 'customlogos') {
+    const logo = await findById<CustomLogoRecord>(store, 'custom_logos', id);
+    if (!logo) return null;
+    const owner = { kind: 'user', id: logo.user_id };
+    return { family, collection: 'custom_logos', id, kind: 'customlogo', owner, userId: logo.user_id, image: logo.image ?? null, time: null, frame: null, created_time: logo.created_time };
+  }
+  if (family === 'timelinethumbnails') {
+    const thumbnail = await findById<TimelineThumbnailRecord>(store, 'timeline_thumbnails', id);
+    const video = thumbnail && (await store.get<VideoRecord>('videos', thumbnail.video_id));
+    if (!thumbnail || !video) return null;
+    const owner = { kind: 'video', id: video.id };
+    return {
+      family,
+      collection: 'timeline_thumbnails',
+      id,
+      kind: 'video',
+      owner,
+      userId: video.user_id,
+      image: thumbnail.image ?? null,
+      time: null,
+      frame: frameSource(video),
+      created_time: thumbnail.created_time,
+    };
+  }
+  const video = await findById<VideoRecord>(store, 'videos', id);
+  if (!video) return null;
+  // A video's own frame: never uploaded to (its pictures are), so no user may PUT here.
+  return { family, collection: 'videos', id, kind: 'video', owner: { kind: 'video', id }, userId: null, image: null, time: null, frame: frameSource(video), created_time: video.created_time };
+}
+
+/** The owner records that keep a copy of their active picture, by picture owner kind. */
+const activeCopies: Record<string, { collection: string; field: string }> = {
+  video: { collection: 'videos', field: 'active_picture' },
+  user: { collection: 'users', field: 'active_picture' },
+  [pageMedia.poster.ownerKind]: { collection: 'ondemand_pages', field: pageMedia.poster.active },
+  [pageMedia.background.ownerKind]: { collection: 'ondemand_pages', field: pageMedia.background.active },
+};
+
+/** Gives a record its new image; an active picture's owner copy follows, so representations show it at once. */
+export async function saveImage(store: Store, record: ImageRecord, image: StoredImage, now: string): Promise<void> {
+  if (record.collection === 'pictures') {
+    const saved = await store.update<PictureRecord>('pictures', record.id, { image, modified_time: now });
+    const copy = activeCopies[record.kind];
+    if (saved?.active && copy) await store.update<UserRecord | VideoRecord | OndemandPageRecord>(copy.collection, record.owner.id, { [copy.field]: saved });
+    return;
+  }
+  await store.update(record.collection, record.id, { image });
+}

@@ -1,0 +1,69 @@
+import { ApiError, invalidField, notFound } from '../engine/errors';
+import type { Context, Reply } from '../engine/operation';
+import type { BlobAccess } from '../blobs/blob-store';
+import { isMediaInputError, type MediaTools } from '../media/media-tools';
+import { headerOf } from '../engine/request';
+
+/** Media links answer the same way whatever is wrong with them: no such object, version or signature. */
+export const deadLink = (): ApiError => notFound('file');
+
+/** The transport's blob store and media tools; an in-process caller has neither (images are served over HTTP). */
+export function mediaAccess(ctx: Context<unknown>): { blobs: BlobAccess; media: MediaTools } {
+  if (!ctx.blobs || !ctx.media) {
+    throw new ApiError(503, 4005, 'Media files are not available here.', 'This transport serves no media files; use the HTTP server.');
+  }
+  return { blobs: ctx.blobs, media: ctx.media };
+}
+
+/** The body of a PUT to a media link, or 400 naming `file` when there is none. */
+export function uploadedBytes(ctx: Context<unknown>, what: string): Uint8Array {
+  const bytes = ctx.rawBody ?? new Uint8Array(0);
+  if (bytes.length === 0) throw invalidField('file', `The request body is empty: send the ${what} as the body of the PUT.`);
+  return bytes;
+}
+
+/** Runs a media tool on an upload: its input errors become 400s naming `file`. */
+export async function readUpload<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (isMediaInputError(e)) throw invalidField('file', e.message);
+    throw e;
+  }
+}
+
+/** Cache validators of an immutable, versioned media file. */
+export interface Validators {
+  etag: string;
+  lastModified: string;
+}
+
+/**
+ * Headers of a media file: versioned links never change, so caches may keep them for a year;
+ * the validators still answer conditional requests (304) for clients that revalidate.
+ */
+export function mediaHeaders(v: Validators, immutable = true): Record<string, string> {
+  return {
+    ETag: v.etag,
+    'Last-Modified': new Date(v.lastModified).toUTCString(),
+    'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=86400',
+  };
+}
+
+/** 304 when the request's validators still match (If-None-Match first, as RFC 9110 says). */
+export function notModified(ctx: Context<unknown>, v: Validators): Reply | null {
+  const inm = headerOf(ctx.request.headers, 'if-none-match');
+  const fresh = inm
+    ? inm.split(',').some((tag) => tag.trim().replace(/^W\//, '') === v.etag || tag.trim() === '*')
+    : (() => {
+        const ims = Date.parse(headerOf(ctx.request.headers, 'if-modified-since') ?? '');
+        return Number.isFinite(ims) && Math.floor(Date.parse(v.lastModified) / 1000) <= Math.floor(ims / 1000);
+      })();
+  return fresh ? { status: 304, headers: mediaHeaders(v) } : null;
+}
+
+/** A blob as a file answer, or null when it is not there (yet). */
+export async function blobReply(blobs: BlobAccess, key: string, type: string, v: Validators): Promise<Reply | null> {
+  const info = await blobs.stat(key);
+  return info ? { status: 200, headers: mediaHeaders(v), file: { key, size: info.size, type } } : null;
+}

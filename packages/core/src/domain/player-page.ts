@@ -1,0 +1,128 @@
+import type { EmbedSettings, VideoRecord } from '../records';
+import { escapeHtml } from '../representations/common';
+import type { PresetSettings } from './embed-records';
+
+/** A `<track>` of the player: one active text track that has a file. */
+export interface PlayerTrack {
+  /** The track's type: captions, chapters, descriptions, metadata or subtitles (all valid `kind`s). */
+  kind: string;
+  srclang: string;
+  label: string;
+  src: string;
+}
+
+/** What the player page shows; the operation loads the records and makes every link. */
+export interface PlayerPageInput {
+  video: VideoRecord;
+  /** The video's embed settings with its preset applied (`effectiveEmbed`). */
+  embed: EmbedSettings;
+  /** The video file. */
+  src: string;
+  poster: string | null;
+  owner: { name: string; portrait: string | null } | null;
+  tracks: readonly PlayerTrack[];
+  /** The owner's active custom logo (a small size), when `embed.logos.custom.active`. */
+  logo: string | null;
+  /** The video's `link`: where the service wordmark and the share button lead. */
+  link: string;
+  /** May anybody download the file (otherwise the controls offer no download)? */
+  download: boolean;
+}
+
+const title = ['name', 'owner', 'portrait'] as const;
+
+/**
+ * The embed settings the player honours. A preset applies to a video whose `preset_id` names it;
+ * where the video's own `title.*` says `user` (the user's choice), the preset's value decides.
+ * Everything else is the video's own setting, as its Clip shows it.
+ */
+export function effectiveEmbed(embed: EmbedSettings, preset: PresetSettings | null): EmbedSettings {
+  if (!preset) return embed;
+  const chosen = Object.fromEntries(title.map((k) => [k, embed.title?.[k] === 'user' ? (preset.title?.[k] ?? 'user') : embed.title?.[k]]));
+  return { ...embed, title: { ...embed.title, ...chosen } };
+}
+
+const kinds = new Set(['captions', 'chapters', 'descriptions', 'metadata', 'subtitles']);
+
+/** An http(s) URL as a link may carry it, or null. */
+function webLink(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
+const attr = (name: string, value: string | null | false | undefined): string =>
+  value === null || value === false || value === undefined ? '' : ` ${name}="${escapeHtml(value)}"`;
+
+const newTab = (href: string, cls: string, content: string): string =>
+  `<a class="${cls}" href="${escapeHtml(href)}" target="_blank" rel="noopener">${content}</a>`;
+
+/** The page and its one inline style, whose hash the CSP allows (the page has no script). */
+export function playerPage(input: PlayerPageInput): { html: string; style: string } {
+  const { video, embed: e, owner } = input;
+  const color = /^#?[0-9a-fA-F]{3,8}$/.test(e.color ?? '') ? `#${e.color.replace(/^#/, '')}` : '#00adef';
+  // `user` is the user's choice, which (without a preset saying otherwise) is to show.
+  const shows = (k: (typeof title)[number]) => e.title?.[k] !== 'hide';
+  const header = [
+    shows('portrait') && owner?.portrait ? `<img class="portrait" src="${escapeHtml(owner.portrait)}" alt="">` : '',
+    shows('name') ? `<h1 class="title">${escapeHtml(video.name)}</h1>` : '',
+    shows('owner') && owner ? `<p class="owner">${escapeHtml(owner.name)}</p>` : '',
+  ].join('');
+
+  // Buttons: fullscreen and download map to controlslist; hd and scaling mean nothing with one
+  // rendition. like and watchlater need an authenticated API call, embed a panel to copy the code
+  // from: all take script, so they are left out. share is a plain link to the video's own page.
+  const controlsList = [!e.buttons?.fullscreen && 'nofullscreen', !input.download && 'nodownload'].filter(Boolean).join(' ');
+  // playbar false: no controls at all (the browser's context menu can still play the video).
+  const controls = e.playbar === false ? '' : ` controls${attr('controlslist', controlsList || null)}`;
+  const custom = e.logos?.custom;
+  const logoLink = webLink(custom?.link);
+  const logoClass = `logo${custom?.sticky ? '' : ' fades'}`;
+  const logoImage = input.logo ? `<img src="${escapeHtml(input.logo)}" alt="">` : '';
+  const logo = logoLink ? newTab(logoLink, logoClass, logoImage) : `<span class="${logoClass}">${logoImage}</span>`;
+  const corner = [
+    logoImage ? logo : '',
+    e.buttons?.share ? newTab(input.link, 'button share fades', 'Share') : '',
+    e.logos?.service ? newTab(input.link, 'wordmark fades', 'reelbase') : '',
+  ].join('');
+
+  const tracks = input.tracks.map((t, i) => {
+    const kind = kinds.has(t.kind) ? t.kind : 'subtitles';
+    const first = input.tracks.findIndex((x) => x.kind === 'captions' || x.kind === 'subtitles') === i;
+    return `\n<track${attr('kind', kind)}${attr('srclang', t.srclang)}${attr('label', t.label)}${attr('src', t.src)}${first ? ' default' : ''}>`;
+  });
+
+  // Without script, what fades with the controls shows while the pointer or focus is on the player
+  // (and while paused, where the browser knows `:paused`; an unknown selector drops only its rule).
+  // volume false hides the volume control, as a hosted embed does; the sound still plays (muting
+  // would take the sound away from viewers, which the setting does not ask for).
+  const style = `html,body{margin:0;height:100%;background:#000;color:#fff;font:14px system-ui,sans-serif}
+.player{position:relative;height:100%}video{display:block;width:100%;height:100%;accent-color:${color}}
+header{position:absolute;top:0;left:0;padding:8px;display:flex;gap:8px;align-items:center}
+.title{font-size:16px;margin:0;color:${color}}.owner{margin:0}.portrait{width:32px;height:32px;border-radius:50%}
+.corner{position:absolute;top:8px;right:8px;display:flex;gap:8px;align-items:center}.logo img{display:block;height:40px;width:auto}
+.button,.wordmark{color:#fff;font-weight:600;text-decoration:none;background:rgba(0,0,0,.6);padding:3px 8px;border-radius:3px}
+.button:hover,.wordmark:hover,.button:focus,.wordmark:focus{color:${color}}a:focus-visible{outline:2px solid ${color}}
+.fades{opacity:0;visibility:hidden;transition:opacity .3s,visibility .3s}
+.player:hover .fades,.player:focus-within .fades{opacity:1;visibility:visible}
+.player:has(video:paused) .fades{opacity:1;visibility:visible}${
+    e.volume === false ? '\nvideo::-webkit-media-controls-mute-button,video::-webkit-media-controls-volume-slider{display:none}' : ''
+  }`;
+  const size = video.width ? ` width="${video.width}" height="${video.height}"` : '';
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(video.name)}</title>
+<style>${style}</style></head>
+<body data-video-id="${escapeHtml(video.id)}" data-color="${color}"><div class="player">
+<video id="player" src="${escapeHtml(input.src)}" preload="metadata" playsinline${controls}${attr('poster', input.poster)}${size}>${tracks.join('')}
+</video>
+<header>${header}</header>${corner ? `\n<div class="corner">${corner}</div>` : ''}
+</div>
+</body></html>
+`;
+  return { html, style };
+}

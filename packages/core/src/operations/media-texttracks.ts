@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { forbidden, invalidField } from '../engine/errors';
+import { operation, type Context, type Reply } from '../engine/operation';
+import { findById } from '../domain/lookup';
+import { blobReply, deadLink, mediaAccess, mediaHeaders, notModified, readUpload, uploadedBytes, type Validators } from '../domain/media-files';
+import { subtitlePlaylist, trackMediaPrefix } from '../domain/texttrack-files';
+import { parseTrackFile, trackSubject, type TrackToken } from '../media/track-links';
+import type { TexttrackRecord, VideoRecord } from '../records';
+import { isoTime } from '../representations/common';
+
+/**
+ * Text-track links: `/media/texttracks/<id>/v<version>-<expires>-<signature>.vtt` is the track's
+ * WebVTT file (its owner PUTs WebVTT or SRT there), `….m3u8` an HLS subtitle playlist of it.
+ */
+
+const path = '/media/texttracks/{texttrack_id}/{file}';
+const vtt = 'text/vtt; charset=utf-8';
+
+/** The track and its video a link names, while the link is signed, unexpired and (unless `anyVersion`) current. */
+async function resolve(ctx: Context<unknown>, anyVersion = false): Promise<{ track: TexttrackRecord; video: VideoRecord; token: TrackToken }> {
+  const token = parseTrackFile(ctx.path.file);
+  const track = token && (await findById<TexttrackRecord>(ctx.store, 'texttracks', ctx.path.texttrack_id));
+  const video = track && (await ctx.store.get<VideoRecord>('videos', track.video_id));
+  if (!token || !track || !video) throw deadLink();
+  if (!ctx.links.verify(trackSubject(track.id, token.version, token.expires), token.signature)) throw deadLink();
+  if (token.expires * 1000 <= ctx.now().getTime()) throw deadLink();
+  if (!anyVersion && token.version !== (track.file?.version ?? 0)) throw deadLink();
+  return { track, video, token };
+}
+
+export const getTrackFile = operation({
+  id: 'media.texttracks.get',
+  summary: 'A text track’s WebVTT file (its `link`) or HLS subtitle playlist (its `hls_link`): signed links that expire',
+  method: 'GET',
+  paths: [path],
+  async handle(ctx): Promise<Reply> {
+    const { track, video, token } = await resolve(ctx);
+    const v: Validators = { etag: `"v${token.version}-${token.format}"`, lastModified: track.file?.time ?? track.created_time };
+    const fresh = notModified(ctx, v);
+    if (fresh) return fresh;
+    if (token.format === 'm3u8') {
+      const playlist = subtitlePlaylist(ctx.path.file.replace(/\.m3u8$/, '.vtt'), video.duration);
+      return { status: 200, headers: mediaHeaders(v), bytes: { data: Buffer.from(playlist), type: 'application/vnd.apple.mpegurl' } };
+    }
+    // A track nobody uploaded a file to yet is a WebVTT file without cues, not a dead link.
+    if (!track.file) return { status: 200, headers: mediaHeaders(v), bytes: { data: Buffer.from('WEBVTT\n'), type: vtt } };
+    return (await blobReply(mediaAccess(ctx).blobs, track.file.key, vtt, v)) ?? Promise.reject(deadLink());
+  },
+});
+
+export const putTrackFile = operation({
+  id: 'media.texttracks.upload',
+  summary: 'Upload a text track’s file: PUT WebVTT or SRT (converted to WebVTT, cues and timings kept) to its `link`',
+  method: 'PUT',
+  paths: [path],
+  scope: 'upload',
+  rawBody: {
+    maxBytes: (config) => config.texttrackMaxBytes,
+    tooLarge: (max) => invalidField('file', `Text track files are limited to ${max} bytes.`),
+  },
+  ownTransaction: true,
+  async handle(ctx): Promise<Reply> {
+    const { track, video, token } = await resolve(ctx, true);
+    if (token.format !== 'vtt') throw deadLink();
+    if (video.user_id !== ctx.principal.user?.id) throw forbidden('Only the owner of the video may upload its text tracks.', 3430);
+    const bytes = uploadedBytes(ctx, 'WebVTT or SRT file');
+    const { blobs, media } = mediaAccess(ctx);
+    const text = await readUpload(() => media.toWebVtt(bytes));
+    const key = `${trackMediaPrefix(track)}/${randomBytes(8).toString('hex')}`;
+    const info = await blobs.put(key, [Buffer.from(text)]);
+    try {
+      const replaced = await ctx.store.transaction(async (tx) => {
+        const current = await tx.get<TexttrackRecord>('texttracks', track.id);
+        if (!current) throw deadLink();
+        const time = isoTime(ctx.now());
+        await tx.update<TexttrackRecord>('texttracks', track.id, { file: { version: (current.file?.version ?? 0) + 1, key, size: info.size, time }, modified_time: time });
+        return current.file;
+      });
+      return { status: 200, discard: replaced ? [replaced.key] : [] };
+    } catch (e) {
+      await blobs.delete(key);
+      throw e;
+    }
+  },
+});
+
+export const mediaTexttrackOperations = [getTrackFile, putTrackFile];
