@@ -6,6 +6,8 @@ declare module 'autocannon' {
     duration?: number;
     workers?: number;
     headers?: Record<string, string>;
+    /** Sent in turn by each connection (path relative to `url`'s origin). */
+    requests?: { method?: string; path?: string }[];
   }
   interface Histogram {
     average: number;

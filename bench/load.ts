@@ -12,11 +12,13 @@ export interface Measure {
 
 /**
  * autocannon against `url` (in a worker thread, so it does not share the server's CPU time with
- * this process's event loop): a discarded warm-up, then the measured run.
+ * this process's event loop): a discarded warm-up, then the measured run. With `paths`, each
+ * connection requests them in turn on `url`'s origin.
  */
-export async function measure(url: string, s: Settings, connections: number): Promise<Measure> {
-  await autocannon({ url, connections, duration: s.warmup, workers: 1 });
-  const r = await autocannon({ url, connections, duration: s.seconds, workers: 1 });
+export async function measure(url: string, s: Settings, connections: number, paths?: string[]): Promise<Measure> {
+  const spread = paths ? { requests: paths.map((path) => ({ method: 'GET', path })) } : {};
+  await autocannon({ url, connections, duration: s.warmup, workers: 1, ...spread });
+  const r = await autocannon({ url, connections, duration: s.seconds, workers: 1, ...spread });
   return { rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, failed: r.errors + r.timeouts + r.non2xx };
 }
 

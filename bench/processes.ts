@@ -12,6 +12,8 @@ export interface ServerProcess {
   stderr(): string;
   /** Resident memory now and at its peak, in MiB (Linux /proc; null elsewhere). */
   memory(): { rss: number; peak: number } | null;
+  /** CPU seconds (user + system) it used so far (Linux /proc; null elsewhere). */
+  cpuSeconds(): number | null;
   stop(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ async function start(name: string, args: string[], ready: RegExp, env: Record<st
     startMs: performance.now() - started,
     stderr: () => stderr,
     memory: () => memoryOf(child.pid!),
+    cpuSeconds: () => cpuOf(child.pid!),
     stop: () => stop(child),
   };
 }
@@ -66,6 +69,16 @@ function memoryOf(pid: number): { rss: number; peak: number } | null {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
     return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+function cpuOf(pid: number): number | null {
+  try {
+    // utime and stime (fields 14 and 15, in USER_HZ ticks of 1/100 s), counted after the command name, which may hold spaces.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return null;
   }

@@ -1,14 +1,16 @@
 /**
- * `npm run bench`: reelbase beside its peers (a bare node:http server answering the same body,
- * json-server 0.17 on the same population) in one run, and the targets of the performance issue,
- * each marked met or not. BENCH_SCALE=1m adds the million-video cases. Not part of npm test.
+ * `npm run bench`: reelbase beside its peers (a bare node:http server answering the same body or
+ * image, json-server 0.17 on the same population) in one run, and the targets of the performance
+ * issue, each marked met or not. BENCH_SCALE=1m adds the million-video cases. Not part of npm test.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ceilingCase } from './cases/ceiling';
+import { mediaCases } from './cases/media';
 import { millionCases } from './cases/million';
 import { postgresCases } from './cases/postgres';
 import { readCases } from './cases/reads';
+import { transcodeCases } from './cases/transcode';
 import { writeCases } from './cases/writes';
 import { notRun, type Bench, type QuickWorld } from './context';
 import { jsonServerDb, quickPopulation, seedStore } from './populations';
@@ -47,6 +49,8 @@ async function main(): Promise<void> {
       if (b.wants('postgres')) await postgresCases(b, world);
       if (b.wants('follow') || b.wants('burst')) await writeCases(b, world);
     } else if (b.wants('postgres')) await postgresCases(b, null);
+    if (b.wants('media')) await mediaCases(b, dir);
+    if (b.wants('transcode')) await transcodeCases(b, dir);
     if (b.wants('ceiling')) await ceilingCase(b);
     if (settings.scale === '1m' && b.wants('lists')) await millionCases(b);
     else b.targets.push(notRun('1M-video cases (BENCH_SCALE=1m)', 'start < 1 s, p99 < 25 ms, query < 50 ms, RSS < 200 MB'));

@@ -1,11 +1,35 @@
-/** The ceiling: node:http answering a fixed JSON body (`bare.ts <body.json>`), serialised per request as any JSON API must. */
+/**
+ * The ceiling: node:http answering a fixed JSON body (`bare.ts <body.json>`), serialised per
+ * request as any JSON API must; or, given a type (`bare.ts <file> image/jpeg`), the file's bytes
+ * as they are, held in memory, with the validators and caching headers a media link sends.
+ */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import { announce } from './ready';
 
-const body: unknown = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const server = createServer((_req, res) => {
-  const payload = JSON.stringify(body);
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }).end(payload);
-});
+const [path, type] = process.argv.slice(2);
+const server = createServer(type === undefined ? jsonAnswer(path) : fileAnswer(path, type));
 server.listen(0, '127.0.0.1', () => announce(server));
+
+function jsonAnswer(path: string): RequestListener {
+  const body: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  return (_req, res) => {
+    const payload = JSON.stringify(body);
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }).end(payload);
+  };
+}
+
+function fileAnswer(path: string, type: string): RequestListener {
+  const bytes = readFileSync(path);
+  const headers = {
+    'Content-Type': type,
+    'Content-Length': String(bytes.length),
+    ETag: `"${createHash('sha256').update(bytes).digest('hex').slice(0, 16)}"`,
+    'Last-Modified': new Date().toUTCString(),
+    'Cache-Control': 'public, max-age=31536000, immutable',
+    'Accept-Ranges': 'bytes',
+    'X-Content-Type-Options': 'nosniff',
+  };
+  return (_req, res) => void res.writeHead(200, headers).end(bytes);
+}

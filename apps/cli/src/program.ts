@@ -14,6 +14,7 @@ import { registerProfiles } from './commands/profiles';
 import { registerResources } from './commands/resource-commands';
 import { registerSeed } from './commands/seed';
 import { registerServe } from './commands/serve';
+import { registerWorker } from './commands/worker';
 import { registerTags } from './commands/tags';
 import { registerTokens } from './commands/tokens';
 import { registerTui } from './commands/tui';
@@ -32,6 +33,7 @@ export function createProgram(io: CliIo): Command {
     .showHelpAfterError('(add --help for usage)')
     .helpCommand(true);
   registerServe(program, io);
+  registerWorker(program, io);
   registerSeed(program, io);
   registerUsers(program, io);
   registerTokens(program, io);

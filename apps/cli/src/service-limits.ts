@@ -22,5 +22,11 @@ export function limitsFromEnv(env: Env): Partial<ServiceConfig> {
     if (uploads !== 'off' && !/^[1-9]\d{0,5}$/.test(uploads)) throw new UsageError(`REELBASE_MAX_UPLOADS: "${uploads}" is not a positive number or off`);
     config.maxConcurrentUploads = uploads === 'off' ? null : Number(uploads);
   }
+  // Webhooks to loopback or private addresses: for closed networks (and tests); off by default (SSRF).
+  const privateHooks = env.REELBASE_WEBHOOK_ALLOW_PRIVATE?.trim();
+  if (privateHooks) {
+    if (privateHooks !== '1' && privateHooks !== '0') throw new UsageError(`REELBASE_WEBHOOK_ALLOW_PRIVATE: "${privateHooks}" is not 1 or 0`);
+    config.webhookAllowPrivate = privateHooks === '1';
+  }
   return config;
 }

@@ -45,20 +45,31 @@ describe('export and import', () => {
     assert.deepEqual(Object.keys(header.collections), Object.keys(schema));
     assert.deepEqual(header.collections.videos, { id: 'auto', count: 4, sequence: 5 });
     assert.deepEqual(header.collections.tokens, { id: 'text', count: 3 });
+    // The upload's transcode job, done, and the key that signs media links travel with the store.
+    assert.deepEqual(header.collections.jobs, { id: 'auto', count: 1, sequence: 1 });
+    assert.deepEqual(header.collections.service_keys, { id: 'text', count: 1 });
+    assert.deepEqual(header.collections.webhooks, { id: 'auto', count: 0, sequence: 0 });
     const total = Object.values(header.collections as Record<string, { count: number }>).reduce((n, c) => n + c.count, 0);
     assert.equal(docs.length, total);
     const state = await withStore(source, dir, contents);
     const expected = Object.entries(state).flatMap(([collection, { docs: all }]) => all.map((doc) => ({ collection, doc })));
     assert.deepEqual(docs, expected);
     assert.deepEqual(docs.filter((l) => l.collection === 'videos').map((l) => l.doc.id), ['1', '2', '3', '4']);
+    assert.deepEqual(
+      docs.filter((l) => l.collection === 'jobs').map((l) => [l.doc.kind, l.doc.state, l.doc.subject]),
+      [['transcode', 'done', population.videos.uploaded]],
+    );
   });
 
   it('export prints the counts and where the video files are on stderr, never on stdout', () => {
     assert.match(exportErr, /^COLLECTION\s+DOCUMENTS\s+SEQUENCE\n/);
     assert.match(exportErr, /^videos\s+4\s+5$/m);
     assert.match(exportErr, /^tokens\s+3$/m);
+    assert.match(exportErr, /^jobs\s+1\s+1$/m);
+    assert.match(exportErr, /^service_keys\s+1$/m);
+    assert.doesNotMatch(exportErr, /^webhooks\s/m, 'an empty collection is not shown');
     assert.ok(exportErr.includes(`Exported ${dumpLines(dump).length - 1} documents from json:${join(dir, 'source', 'reelbase.json')}.\n`));
-    assert.ok(exportErr.includes(`Video files are not in the dump: the videos reference 1 (`));
+    assert.ok(exportErr.includes(`Video files are not in the dump: the videos reference 2 (`));
     assert.ok(exportErr.includes(`) in ${join(dir, 'source', 'files')}; copy that directory`));
   });
 
@@ -71,7 +82,7 @@ describe('export and import', () => {
     // The target's files directory has no copy yet: import says so, and succeeds.
     assert.equal(
       imported.stderr,
-      `warning: 1 of the 1 video files the videos reference are not in ${join(dir, `t${targets}`, 'files')}: ` +
+      `warning: 2 of the 2 video files the videos reference are not in ${join(dir, `t${targets}`, 'files')}: ` +
         "copy the source store's files directory there (or set REELBASE_FILES to it).\n",
     );
     assert.deepEqual(await withStore(sqlite, dir, contents), await withStore(source, dir, contents));

@@ -23,6 +23,7 @@ describe('migrate a populated SQLite store to PostgreSQL and back, video files i
   /** The uploaded video's file as the SQLite store kept it. */
   let original: Buffer;
   let key: string;
+  let renditionBytes = 0;
 
   before(async () => {
     ({ dir, cleanup } = tempDir());
@@ -31,10 +32,13 @@ describe('migrate a populated SQLite store to PostgreSQL and back, video files i
     const service = await openFixedService(from, dir);
     try {
       key = (await service.handle(null, { method: 'GET', url: `/videos/${population.videos.uploaded}/file` })).file!.key;
+      const clip = (await service.handle(null, { method: 'GET', url: `/videos/${population.videos.uploaded}` })).body as { play: { progressive: { size: number }[] } };
+      renditionBytes = clip.play.progressive.reduce((sum, p) => sum + p.size, 0);
     } finally {
       await service.close();
     }
     original = readFileSync(join(dir, 'old', 'files', ...key.split('/')));
+    assert.ok(renditionBytes > 0);
   });
   after(() => cleanup());
 
@@ -45,7 +49,8 @@ describe('migrate a populated SQLite store to PostgreSQL and back, video files i
     const report = stdoutJson(migrated);
     assert.equal(report.target, describeStore(parseStoreSpec(pg, dir)));
     assert.deepEqual(report.collections.videos, { expected: 4, found: 4, expected_sequence: 5, found_sequence: 5, ok: true });
-    assert.deepEqual(report.video_files, { referenced: 1, bytes: original.length, missing: 0, dir: join(dir, 'data', 'files'), copied_from: join(dir, 'old', 'files') });
+    // The upload and its one rendition (a 320x240 clip makes 240p only).
+    assert.deepEqual(report.video_files, { referenced: 2, bytes: original.length + renditionBytes, missing: 0, dir: join(dir, 'data', 'files'), copied_from: join(dir, 'old', 'files') });
     assert.deepEqual(await withStore(pg, dir, contents), await withStore(from, dir, contents));
     assert.deepEqual(readFileSync(join(dir, 'data', 'files', ...key.split('/'))), original);
   });
@@ -88,8 +93,8 @@ describe('migrate a populated SQLite store to PostgreSQL and back, video files i
     const target = await database!.freshUrl();
     const imported = await cli(['import', '--store', target, '--file', dump, '--files', 'elsewhere', '--json'], { cwd: dir });
     assert.equal(imported.code, 0, imported.stderr);
-    assert.deepEqual(stdoutJson(imported).video_files, { referenced: 1, bytes: original.length, missing: 1, dir: join(dir, 'elsewhere'), copied_from: null });
-    assert.match(imported.stderr, new RegExp(`^warning: 1 of the 1 video files the videos reference are not in ${join(dir, 'elsewhere')}: `));
+    assert.deepEqual(stdoutJson(imported).video_files, { referenced: 2, bytes: original.length + renditionBytes, missing: 2, dir: join(dir, 'elsewhere'), copied_from: null });
+    assert.match(imported.stderr, new RegExp(`^warning: 2 of the 2 video files the videos reference are not in ${join(dir, 'elsewhere')}: `));
     const found = await cli(['import', '--store', target, '--file', dump, '--replace', '--json'], { cwd: dir, env: { REELBASE_FILES: join(dir, 'back', 'files') } });
     assert.equal(found.stderr, '');
     assert.deepEqual(stdoutJson(found).video_files.missing, 0);

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Service } from '@reelbase/core';
+import { FsBlobStore } from '@reelbase/http';
+import { createMediaTools } from '@reelbase/media';
 import { parseStoreSpec } from '../src/index';
 import { cli, tempDir, type Outcome } from './cli-harness';
 import { contents, openFixedService, withStore } from './dump-helpers';
@@ -33,6 +35,9 @@ describe('migrate a populated JSON store to SQLite', () => {
       /^tokens\s+3\s+3\s+ok$/,
       /^videos\s+4\s+4\s+5\s+ok$/,
       /^comments\s+2\s+2\s+2\s+ok$/,
+      // The upload's transcode, done; the key that signs media links.
+      /^jobs\s+1\s+1\s+1\s+ok$/,
+      /^service_keys\s+1\s+1\s+ok$/,
       /^video_tags\s+2\s+2\s+2\s+ok$/,
       /^likes\s+2\s+2\s+2\s+ok$/,
       /^follows\s+3\s+3\s+3\s+ok$/,
@@ -44,13 +49,14 @@ describe('migrate a populated JSON store to SQLite', () => {
       assert.ok(lines.some((l) => row.test(l)), `no line matching ${row} in:\n${outcome.stdout}`);
     }
     assert.ok(!outcome.stdout.includes('MISMATCH'));
+    assert.doesNotMatch(outcome.stdout, /^webhooks\s/m, 'no webhooks: an empty collection is not shown');
     assert.match(outcome.stdout, /^\(\d+ empty collections not shown\)$/m);
     assert.match(
       outcome.stdout,
       new RegExp(`^Migrated json:${join(dir, 'old', 'reelbase.json')} into sqlite:${join(dir, 'new', 'reelbase.db')}: \\d+ documents; every count and sequence matches the dump\\.$`, 'm'),
     );
     assert.ok(outcome.stdout.includes(`Copied the video files directory ${join(dir, 'old', 'files')} to ${join(dir, 'new', 'files')}.`));
-    assert.match(outcome.stdout, new RegExp(`^Video files: 1 \\(\\d\\.\\d KiB\\), 1 of them in ${join(dir, 'new', 'files')}\\.$`, 'm'));
+    assert.match(outcome.stdout, new RegExp(`^Video files: 2 \\(\\d+\\.\\d KiB\\), 2 of them in ${join(dir, 'new', 'files')}\\.$`, 'm'));
   });
 
   it('loses nothing: every collection holds equal documents (ids, uris, counters, token hashes, secrets, times) and sequences', async () => {
@@ -128,6 +134,20 @@ describe('migrate a populated JSON store to SQLite', () => {
       assert.equal(file.file!.size, readFileSync(copy).length);
     });
 
+    it('and so does its rendition, at the link its play hands out, from the copied renditions', async () => {
+      const clip = await migrated.handle(null, { method: 'GET', url: `/videos/${population.videos.uploaded}` });
+      const progressive = (clip.body as { play: { progressive: { link: string; rendition: string }[] } }).play.progressive;
+      assert.deepEqual(progressive.map((p) => p.rendition), ['240p']);
+      const blobs = new FsBlobStore(join(dir, 'new', 'files'));
+      const url = new URL(progressive[0].link).pathname;
+      const rendition = await migrated.handle(null, { method: 'GET', url, blobs, media: createMediaTools() });
+      assert.equal(rendition.status, 200);
+      const key = rendition.file!.key;
+      assert.match(key, new RegExp(`^videos/${population.videos.uploaded}/renditions/.+/240p\\.mp4$`));
+      assert.deepEqual(readFileSync(join(dir, 'new', 'files', ...key.split('/'))), readFileSync(join(dir, 'old', 'files', ...key.split('/'))));
+      assert.equal(rendition.file!.size, readFileSync(join(dir, 'new', 'files', ...key.split('/'))).length);
+    });
+
     it('a new video gets a fresh id after the deleted newest one, never a reused one', async () => {
       const created = await migrated.handle(population.tokens.ada, { method: 'POST', url: '/me/videos?fields=uri', headers: { 'content-type': 'application/json' }, body: '{"name":"After"}' });
       assert.equal(created.status, 201);
@@ -153,8 +173,8 @@ describe('migrate a populated JSON store to SQLite', () => {
     assert.deepEqual(report.collections.videos, { expected: 4, found: 4, expected_sequence: 5, found_sequence: 5, ok: true });
     assert.deepEqual(report.collections.tokens, { expected: 3, found: 3, ok: true });
     assert.deepEqual(report.video_files, {
-      referenced: 1,
-      bytes: report.video_files.bytes,
+      referenced: 2,
+      bytes: referencedBytes(join(dir, 'old', 'files', 'videos', population.videos.uploaded)),
       missing: 0,
       dir: join(dir, 'new', 'files'),
       copied_from: join(dir, 'old', 'files'),
@@ -174,3 +194,13 @@ describe('migrate a populated JSON store to SQLite', () => {
     assert.ok(!existsSync(join(dir, 'elsewhere.db')));
   });
 });
+
+/** Bytes of a video's upload (the files beside its directories) and of its rendition MP4s, as the files directory holds them. */
+function referencedBytes(videoDir: string): number {
+  const size = (path: string) => statSync(path).size;
+  const upload = readdirSync(videoDir).filter((f) => statSync(join(videoDir, f)).isFile()).map((f) => size(join(videoDir, f)));
+  const renditions = readdirSync(join(videoDir, 'renditions')).flatMap((set) =>
+    readdirSync(join(videoDir, 'renditions', set)).filter((f) => f.endsWith('.mp4')).map((f) => size(join(videoDir, 'renditions', set, f))),
+  );
+  return [...upload, ...renditions].reduce((a, b) => a + b, 0);
+}

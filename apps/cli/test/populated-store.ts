@@ -1,6 +1,6 @@
 import { createService, createToken, createUser, parseScopes, type Service, type ServiceResponse } from '@reelbase/core';
-import { tinyMp4 } from '@reelbase/api-tests';
-import { serve } from '@reelbase/http';
+import { makeClip } from '@reelbase/api-tests';
+import { serve, startWorker } from '@reelbase/http';
 import { openStore, type StoreSpec } from '../src/index';
 
 /** A clock that moves one second per reading, so every timestamp of the fixture differs. */
@@ -38,13 +38,16 @@ async function call(service: Service, token: string, method: string, url: string
 /**
  * Fills a new store through the API (`service.handle`): three users with tokens; videos with a
  * comment and a reply, tags, likes, watch later; follows; a channel, an album and a folder holding
- * videos; an On Demand page with a genre and a video; one video uploaded by tus over a real
- * socket, so the files directory holds a blob; and the newest video deleted, so the videos
- * sequence is past the largest id. Closes the store when done.
+ * videos; an On Demand page with a genre and a video; one real clip uploaded by tus over a real
+ * socket and transcoded (its job run to the end here), so the files directory holds its file and
+ * renditions and the store a done job; and the newest video deleted, so the videos sequence is
+ * past the largest id. Closes the store when done.
  */
 export async function populateStore(spec: StoreSpec, filesDir: string): Promise<Population> {
   const service = createService({ store: await openStore(spec), clock: steppingClock(), onError: (e) => console.error('UNEXPECTED', e) });
-  const server = await serve(service, { port: 0, host: '127.0.0.1', filesDir });
+  // No embedded worker: the transcode runs below, by hand, before the store closes.
+  const server = await serve(service, { port: 0, host: '127.0.0.1', filesDir, worker: false });
+  const worker = startWorker(service, { filesDir, start: false });
   try {
     const person = async (name: string) => {
       const user = await createUser(service.store, service.now(), { name });
@@ -97,7 +100,7 @@ export async function populateStore(spec: StoreSpec, filesDir: string): Promise<
     await asAda('PUT', `/ondemand/pages/${page}/videos/${episode}`, { type: 'main' });
 
     // tus lives in the HTTP adapter: create the upload through it so the link points at it.
-    const bytes = tinyMp4();
+    const bytes = await makeClip({ width: 320, height: 240, seconds: 1 });
     const created = await service.handle(ada.token, {
       method: 'POST',
       url: '/me/videos',
@@ -112,6 +115,10 @@ export async function populateStore(spec: StoreSpec, filesDir: string): Promise<
       body: bytes,
     });
     if (patched.status !== 204) throw new Error(`fixture: tus PATCH → ${patched.status} ${await patched.text()}`);
+    const uploaded = idOf(created.body);
+    const transcodes = await worker.drain();
+    const clip = (await asAda('GET', `/videos/${uploaded}?fields=status,transcode`)).body as { status: string; transcode: unknown };
+    if (transcodes !== 1 || clip.status !== 'available') throw new Error(`fixture: ${transcodes} transcodes ran; the upload is ${JSON.stringify(clip)}`);
     // The newest video is deleted, so the videos sequence is past the largest id a copy holds.
     const deleted = idOf((await asAda('POST', '/me/videos', { name: 'Gone' })).body);
     await asAda('DELETE', `/videos/${deleted}`);
@@ -119,7 +126,7 @@ export async function populateStore(spec: StoreSpec, filesDir: string): Promise<
     return {
       tokens: { ada: ada.token, bob: bob.token, cy: cy.token },
       users: { ada: ada.id, bob: bob.id, cy: cy.id },
-      videos: { film, short, uploaded: idOf(created.body), deleted },
+      videos: { film, short, uploaded, deleted },
       comment,
       channel,
       album,
@@ -127,6 +134,7 @@ export async function populateStore(spec: StoreSpec, filesDir: string): Promise<
       page,
     };
   } finally {
+    await worker.stop();
     await server.close(); // closes the store too
   }
 }

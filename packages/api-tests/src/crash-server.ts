@@ -4,7 +4,8 @@
  * creates a user and prints its token; it then prints `listening <port> <token>` on one line.
  * The crash test SIGKILLs it mid-burst and starts it again on the same file with the same token;
  * the shutdown test sends SIGTERM, which it answers as `reelbase serve` does. Video files go to
- * `files/` beside the store, so a restart finds the uploads in progress.
+ * `files/` beside the store, so a restart finds the uploads in progress. Like `reelbase serve`, it
+ * runs the embedded transcode worker: a finished upload becomes available in the background.
  */
 import { dirname, join } from 'node:path';
 import { createService, createToken, createUser, parseScopes } from '@reelbase/core';

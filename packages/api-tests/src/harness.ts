@@ -1,5 +1,6 @@
 import { createService, createToken, createUser, isoTime, parseScopes, type Service, type UserRecord } from '@reelbase/core';
-import { serve, type RunningServer } from '@reelbase/http';
+import { serve, startWorker, type RunningServer } from '@reelbase/http';
+import type { Worker } from '@reelbase/core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,7 +51,14 @@ export class Harness {
     private readonly cleanup: () => void,
     /** The server's video files (blob store) directory, a fresh temporary one. */
     readonly filesDir: string = '',
+    /** The transcode worker, run by hand: `settle()` runs every due job (no sleeping, no polling). */
+    readonly worker: Worker | null = null,
   ) {}
+
+  /** Runs every due background job (transcodes…) to the end; answers how many ran. */
+  settle(): Promise<number> {
+    return this.worker!.drain();
+  }
 
   static async start(driver: TestDriver, config: Parameters<typeof createService>[0]['config'] = {}): Promise<Harness> {
     const { store, cleanup } = await driver.open();
@@ -59,15 +67,17 @@ export class Harness {
     // one window's allowance: rate limiting is off unless a test configures it.
     const service = createService({ store, clock: clock.now, config: { rateLimit: null, ...config }, onError: (e) => console.error('UNEXPECTED', e) });
     const filesDir = mkdtempSync(join(tmpdir(), 'reelbase-files-'));
-    const server = await serve(service, { port: 0, host: '127.0.0.1', filesDir });
+    const server = await serve(service, { port: 0, host: '127.0.0.1', filesDir, worker: false });
+    const worker = startWorker(service, { filesDir, start: false });
     const removeAll = () => {
       cleanup();
       rmSync(filesDir, { recursive: true, force: true });
     };
-    return new Harness(clock, service, server, removeAll, filesDir);
+    return new Harness(clock, service, server, removeAll, filesDir, worker);
   }
 
   async stop(): Promise<void> {
+    await this.worker?.stop();
     await this.server.close();
     this.cleanup();
   }

@@ -62,6 +62,7 @@ export async function buildWorld(h: Harness): Promise<World> {
   vars.portraitset_id = idOf((await must('POST', '/me/pictures', {}, [200, 201])).body.uri);
   const customLogo = await must('POST', '/me/customlogos', {}, [200, 201]);
   vars.custom_logo_id = idOf(customLogo.body.uri);
+  vars.webhook_id = idOf((await must('POST', '/me/webhooks', { json: { url: 'https://hooks.example.com/world' } }, [201])).body.uri);
   // On Demand: a series page with a main video (season 1), a genre, a region, a poster, a background, a promotion.
   const page = await must('POST', '/me/ondemand/pages', { json: series() }, [201]);
   vars.ondemand_id = idOf(page.body.uri);

@@ -7,10 +7,12 @@ import { addGenre, createPage, film } from '../src/ondemand';
 
 /**
  * A crawler: a populated store is walked through its representations, as each of three viewers
- * (the owner, another user, nobody) receives them, and every image and text-track link handed
- * out is fetched the way a browser would (no token). None may be dead: each answers 200 with the
- * type and the size its representation stated, and 304 to a conditional repeat. A private
- * video's links reach only its owner.
+ * (the owner, another user, nobody) receives them, and every image, text-track and playback link
+ * handed out is fetched the way a browser would (no token). None may be dead: each image and
+ * track answers 200 with the type and the size its representation stated, and 304 to a
+ * conditional repeat; each playback link (and every playlist and segment its HLS master leads
+ * to) answers 200 with its type, privately cached for a day. A private video's links reach only
+ * its owner.
  */
 
 /** One small clip and two images, made once for every upload of every driver. */
@@ -36,6 +38,8 @@ interface World {
   frames: string[];
   placeholders: string[];
   tracks: string[];
+  /** Transcoded videos (`play/<id>`): their renditions and HLS master. */
+  plays: string[];
   /** Objects of the private video: only its owner may be handed their links. */
   privateObjects: string[];
   /** Image objects and the number of sizes each is served in. */
@@ -75,12 +79,16 @@ async function populate(h: Harness): Promise<World> {
   const portrait = await uploaded(alice, '/me/pictures', jpegBytes);
   const unloadedPortrait = idOf((await call(bob, 'POST', '/me/pictures', { json: { active: true } })).body.uri);
 
+  // Every upload is transcoded before anything is made of it: only an available video shows frames.
   const framed = await uploadByTus(h, alice.token, clipBytes, { name: 'Framed' });
   const picked = await uploadByTus(h, alice.token, clipBytes, { name: 'Picked' });
-  const pickedPicture = await uploaded(alice, `/videos/${picked}/pictures`, jpegBytes);
   const timed = await uploadByTus(h, alice.token, clipBytes, { name: 'Timed' });
+  const hidden = await uploadByTus(h, alice.token, clipBytes, { name: 'Private', privacy: { view: 'nobody' } });
+  const feature = await uploadByTus(h, alice.token, clipBytes, { name: 'Feature' });
+  const transcoded = await h.settle();
+  if (transcoded !== 5) throw new Error(`populate: ${transcoded} transcodes ran, not 5`);
+  const pickedPicture = await uploaded(alice, `/videos/${picked}/pictures`, jpegBytes);
   const timedPicture = idOf((await call(alice, 'POST', `/videos/${timed}/pictures`, { json: { time: 1, active: true } })).body.uri);
-  const hidden = await h.video(alice, { name: 'Private', privacy: { view: 'nobody' } });
   const hiddenPicture = await uploaded(alice, `/videos/${hidden}/pictures`, jpegBytes);
   const hiddenTrack = await track(hidden, 'es', [srt, 'application/x-subrip']);
   const bare = await h.video(alice, { name: 'Never uploaded' });
@@ -107,7 +115,6 @@ async function populate(h: Harness): Promise<World> {
 
   const page = await createPage(h, alice, film());
   await addGenre(h, alice, page);
-  const feature = await uploadByTus(h, alice.token, clipBytes, { name: 'Feature' });
   await call(alice, 'PUT', `/ondemand/pages/${page}/videos/${feature}`, { json: { type: 'main' } });
   const poster = await uploaded(alice, `/ondemand/pages/${page}/pictures`, jpegBytes);
   const background = await uploaded(alice, `/ondemand/pages/${page}/backgrounds`, jpegBytes);
@@ -179,7 +186,8 @@ async function populate(h: Harness): Promise<World> {
     frames: [`videos/${framed}`, `videos/${feature}`, `pictures/${timedPicture}`, `timelinethumbnails/${frameThumbnail}`],
     placeholders: [`pictures/${unloadedPortrait}`, `pictures/${barePicture}`, `pictures/${unloadedLogo}`],
     tracks: [vttTrack, emptyTrack, srtTrack, hiddenTrack].map((t) => `texttracks/${t}`),
-    privateObjects: [`pictures/${hiddenPicture}`, `texttracks/${hiddenTrack}`],
+    plays: [framed, picked, timed, hidden, feature].map((v) => `play/${v}`),
+    privateObjects: [`pictures/${hiddenPicture}`, `texttracks/${hiddenTrack}`, `play/${hidden}`],
     sizes: {
       ...thumbnails([pickedPicture, hiddenPicture, logo, poster, background, timedPicture, barePicture, unloadedLogo].map((p) => `pictures/${p}`)),
       ...thumbnails([`customlogos/${customLogo}`, `timelinethumbnails/${uploadedThumbnail}`, `timelinethumbnails/${frameThumbnail}`]),
@@ -228,11 +236,15 @@ async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<
   return out;
 }
 
-type Kind = 'upload' | 'frame' | 'placeholder' | 'static' | 'vtt' | 'm3u8' | 'unknown';
+type Kind = 'upload' | 'frame' | 'placeholder' | 'static' | 'vtt' | 'm3u8' | 'play' | 'unknown';
+
+/** A playback link: a rendition's MP4 or the HLS master (handed out), a rendition's playlist or segment (reached from the master). */
+const playLink = /^\/media\/play\/\d+\/r\d+-\d+-[0-9a-f]{32}\/(?:\d+p\.mp4|master\.m3u8|\d+p\/(?:index\.m3u8|seg_\d+\.ts))$/;
 
 /** The kind of a media link, by its pattern. */
 function kindOf(path: string): Kind {
   if (/^\/static\/placeholders\/(portrait|thumbnail)_\d+x\d+\.png$/.test(path)) return 'static';
+  if (playLink.test(path)) return 'play';
   if (/^\/media\/texttracks\/[^/]+\/v\d+-\d+-[0-9a-f]{32}\.vtt$/.test(path)) return 'vtt';
   if (/^\/media\/texttracks\/[^/]+\/v\d+-\d+-[0-9a-f]{32}\.m3u8$/.test(path)) return 'm3u8';
   const m = /^\/media\/(?:pictures|customlogos|timelinethumbnails|videos)\/[^/]+\/([^/]+)-[0-9a-f]{32}(?:\/\d+x\d+\.(?:jpg|png))?$/.exec(path);
@@ -253,8 +265,43 @@ const contentTypes: Record<string, string[]> = {
   master: ['image/jpeg', 'image/png'],
 };
 
+const playTypes: Record<string, string> = { mp4: 'video/mp4', m3u8: 'application/vnd.apple.mpegurl', ts: 'video/mp2t' };
+
+/**
+ * What is wrong with a playback link: it answers 200 with its type, privately cached for a day
+ * (the link expires; the files under it never change) and no validators; an MP4 answers a range
+ * with 206; a playlist's every entry (variant playlists, segments) answers the same way.
+ */
+async function inspectPlay(link: string): Promise<string[]> {
+  const r = await fetchBytes(link);
+  if (r.status !== 200) return [`${r.status} ${r.bytes.toString('utf8').slice(0, 120)}`];
+  const problems: string[] = [];
+  const ext = new URL(link).pathname.split('.').pop()!;
+  const headers = { type: r.headers.get('content-type'), cache: r.headers.get('cache-control'), etag: r.headers.get('etag'), modified: r.headers.get('last-modified') };
+  const expected = { type: playTypes[ext], cache: 'private, max-age=86400', etag: null, modified: null };
+  if (JSON.stringify(headers) !== JSON.stringify(expected)) problems.push(`headers ${JSON.stringify(headers)}, not ${JSON.stringify(expected)}`);
+  if (ext === 'mp4') {
+    const range = await fetchBytes(link, { range: 'bytes=0-99' });
+    if (range.status !== 206 || range.bytes.length !== 100 || range.headers.get('content-range') !== `bytes 0-99/${r.bytes.length}`) {
+      problems.push(`Range bytes=0-99 → ${range.status} with ${range.bytes.length} bytes, ${range.headers.get('content-range')}`);
+    }
+  }
+  if (ext === 'm3u8') {
+    const text = r.bytes.toString('utf8');
+    const entries = text.split('\n').filter((line) => line && !line.startsWith('#'));
+    if (!text.startsWith('#EXTM3U') || !entries.length) problems.push('not an HLS playlist');
+    for (const entry of entries) {
+      const href = new URL(entry, link).href;
+      if (!playLink.test(new URL(href).pathname)) problems.push(`its entry ${entry} is no playback link`);
+      else problems.push(...(await inspectPlay(href)).map((p) => `${entry}: ${p}`));
+    }
+  }
+  return problems;
+}
+
 /** Fetches a link as a browser would and answers what is wrong with it (nothing: an empty list). */
 async function inspect(link: string, found: Found, collected: Map<string, Found>): Promise<string[]> {
+  if (kindOf(new URL(link).pathname) === 'play') return inspectPlay(link);
   const problems: string[] = [];
   const r = await fetchBytes(link);
   if (r.status !== 200) return [`${r.status} ${r.bytes.toString('utf8').slice(0, 120)}`];
@@ -345,7 +392,7 @@ for (const driver of drivers) {
     });
 
     it('found links of every kind, for every object made, each served in all its sizes', () => {
-      const names: Kind[] = ['upload', 'frame', 'placeholder', 'static', 'vtt', 'm3u8', 'unknown'];
+      const names: Kind[] = ['upload', 'frame', 'placeholder', 'static', 'vtt', 'm3u8', 'play', 'unknown'];
       const kinds = Object.fromEntries(names.map((k) => [k, 0])) as Record<Kind, number>;
       const objects = Object.fromEntries(names.map((k) => [k, new Set<string>()])) as Record<Kind, Set<string>>;
       const linksOf = new Map<string, Set<string>>();
@@ -366,16 +413,19 @@ for (const driver of drivers) {
       assert.deepEqual(missing('static', ['portrait', 'thumbnail']), [], 'service placeholders');
       assert.deepEqual(missing('vtt', world.tracks), [], 'WebVTT files');
       assert.deepEqual(missing('m3u8', world.tracks), [], 'HLS subtitle playlists');
+      assert.deepEqual(missing('play', world.plays), [], 'playback links of transcoded videos');
       // One master and one link per size: an object handed out under two versions would show more.
       const wrong = Object.entries(world.sizes)
         .map(([object, n]) => [object, linksOf.get(object)?.size ?? 0, n + 1] as const)
         .filter(([, got, want]) => got !== want);
       assert.deepEqual(wrong, [], 'links per image object: [object, found, expected]');
       for (const track of world.tracks) assert.equal(linksOf.get(track)?.size, 2, `${track}: one .vtt and one .m3u8 link`);
-      assert.ok(kinds.upload >= 66 && kinds.frame >= 32 && kinds.placeholder >= 26 && kinds.static >= 16 && kinds.vtt >= 4 && kinds.m3u8 >= 4);
+      // A 320x240 clip has one rendition: its MP4 (in play, files and download alike) and the master playlist.
+      for (const play of world.plays) assert.deepEqual([...(linksOf.get(play) ?? [])].map((l) => l.split('/').pop()).sort(), ['240p.mp4', 'master.m3u8'], play);
+      assert.ok(kinds.upload >= 66 && kinds.frame >= 32 && kinds.placeholder >= 26 && kinds.static >= 16 && kinds.vtt >= 4 && kinds.m3u8 >= 4 && kinds.play === 10);
     });
 
-    it('every link answers 200 without a token, as stated, and 304 to a conditional repeat (0 dead links)', async () => {
+    it('every link answers 200 without a token, as stated, and (images, tracks) 304 to a conditional repeat (0 dead links)', async () => {
       const started = Date.now();
       const links = [...collected.keys()];
       const problems = await pool(links, 8, async (link) => {
@@ -387,7 +437,7 @@ for (const driver of drivers) {
       assert.equal(dead.length, 0, `${dead.length} dead links:\n${dead.join('\n')}`);
     });
 
-    it('the private video’s picture and track links were handed to its owner only', () => {
+    it('the private video’s picture, track and playback links were handed to its owner only', () => {
       const byObject = (object: string) => [...collected.entries()].filter(([link]) => new URL(link).pathname.startsWith(`/media/${object}/`));
       for (const object of world.privateObjects) {
         const handed = byObject(object);

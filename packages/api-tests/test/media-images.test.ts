@@ -84,6 +84,10 @@ async function expectSizes(p: Picture, type: 'image/jpeg' | 'image/png'): Promis
   }
 }
 
+/** The one clip every upload of this file sends (made once, for both drivers): 640x360, 3 s. */
+let made: Promise<Buffer> | undefined;
+const sourceClip = () => (made ??= makeClip({ width: 640, height: 360, seconds: 3 }));
+
 const mediaFiles = (h: Harness) => filesUnder(h.filesDir).filter((f) => f.startsWith('media/'));
 
 for (const driver of drivers) {
@@ -239,13 +243,20 @@ for (const driver of drivers) {
 
     describe('frames', () => {
       let videoId: string;
+      /** The video as its owner read it right after the upload, before the transcode ran. */
+      let queued: { status: string; transcode: { status: string }; pictures: Picture & { type: string } };
       before(async () => {
-        videoId = await uploadByTus(h, alice.token, await makeClip({ width: 640, height: 360, seconds: 3 }));
+        videoId = await uploadByTus(h, alice.token, await sourceClip());
+        queued = (await h.call('GET', `/videos/${videoId}`, { token: alice.token })).body;
+        assert.equal(await h.settle(), 1);
       });
 
-      it('an available video with no chosen picture shows a real frame of itself', async () => {
+      it('a video shows the placeholder until it is transcoded, then (available, no chosen picture) a real frame of itself', async () => {
+        assert.deepEqual([queued.status, queued.transcode.status, queued.pictures.type], ['transcode_starting', 'in_progress', 'default']);
+        assert.match(queued.pictures.link, new RegExp(`^${h.server.url}/static/placeholders/thumbnail_\\d+x\\d+\\.png$`));
+        await expectSizes(queued.pictures, 'image/png');
         const clip = (await h.call('GET', `/videos/${videoId}`, { token: alice.token })).body;
-        assert.equal(clip.status, 'available');
+        assert.deepEqual([clip.status, clip.transcode.status], ['available', 'complete']);
         assert.equal(clip.pictures.type, 'default');
         assert.match(clip.pictures.link, new RegExp(`/media/videos/${videoId}/f[0-9a-f]{12}t1000-[0-9a-f]{32}$`));
         await expectSizes(clip.pictures, 'image/jpeg');
@@ -264,14 +275,16 @@ for (const driver of drivers) {
         assert.notDeepEqual(frames[0], frames[1], 'different offsets, different frames');
       });
 
-      it('deleting the video removes its file, frames and pictures', async () => {
-        const id = await uploadByTus(h, alice.token, await makeClip({ width: 320, height: 180, seconds: 2 }));
+      it('deleting the video removes its file, renditions, frames and pictures', async () => {
+        const id = await uploadByTus(h, alice.token, await sourceClip());
+        assert.equal(await h.settle(), 1);
         const clip = (await h.call('GET', `/videos/${id}`, { token: alice.token })).body;
         await fetchBytes(clip.pictures.sizes[0].link);
         const p = await post(h, alice, `/videos/${id}/pictures`, 201);
         await put(p.link, jpeg, alice.token);
         const mine = () => filesUnder(h.filesDir).filter((f) => f.startsWith(`videos/${id}/`) || f.startsWith(`media/video/${id}/`));
         assert.ok(mine().length >= 3, mine().join());
+        assert.ok(mine().some((f) => f.startsWith(`videos/${id}/renditions/`)), mine().join());
         assert.equal((await h.call('DELETE', `/videos/${id}`, { token: alice.token })).status, 204);
         assert.deepEqual(mine(), []);
         assert.equal((await fetchBytes(clip.pictures.sizes[0].link)).status, 404);

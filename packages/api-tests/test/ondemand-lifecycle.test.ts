@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { where } from '@reelbase/core';
-import { drivers, expectError, Harness, sendByTus, tinyMp4, uploadByTus, type Fixture } from '../src/index';
+import { drivers, expectError, Harness, makeClip, sendByTus, uploadByTus, type Fixture } from '../src/index';
 import { addGenre, addPageVideo, addUploadingVideo, createPage, film, publishedPage, readyPage } from '../src/ondemand';
 
 for (const driver of drivers) {
@@ -170,10 +170,14 @@ for (const driver of drivers) {
     });
 
     describe('publish_when_ready', () => {
-      const file = tinyMp4();
+      /** A real 1 s 320x240 clip: a page waits for its videos to be transcoded. */
+      let file: Buffer;
+      before(async () => {
+        file = await makeClip({ width: 320, height: 240, seconds: 1 });
+      });
       const status = async (videoId: string) => (await h.call('GET', `/videos/${videoId}`, { token: alice.token })).body.status;
 
-      it('publishes once the upload of the last video of the page finishes', async () => {
+      it('publishes once the last video of the page is transcoded', async () => {
         const id = await createPage(h, alice);
         await addGenre(h, alice, id);
         const main = await addUploadingVideo(h, alice, id, file.length);
@@ -184,11 +188,16 @@ for (const driver of drivers) {
         assert.equal(r.body.published.enabled, false);
         h.clock.advance(10);
         await sendByTus(main.link, file);
+        assert.equal(await status(main.id), 'transcode_starting');
+        assert.equal((await read(id)).published.enabled, false, 'the main video is still transcoding');
+        assert.equal(await h.settle(), 1);
         assert.equal(await status(main.id), 'available');
         assert.equal((await read(id)).published.enabled, false, 'the trailer is still uploading');
         expectError(await h.call('GET', `/ondemand/pages/${id}`, { token: bob.token }), 404, 5000);
-        h.clock.advance(10);
         await sendByTus(trailer.link, file);
+        assert.equal((await read(id)).published.enabled, false, 'the trailer is uploaded but still transcoding');
+        h.clock.advance(10);
+        assert.equal(await h.settle(), 1);
         const page = await read(id, bob);
         assert.deepEqual(page.published, { enabled: true, time: inSeconds(0) });
         expectError(await h.call('DELETE', `/ondemand/pages/${id}`, { token: alice.token }), 403, 3200);
@@ -200,6 +209,8 @@ for (const driver of drivers) {
         await patch(id, { publish_when_ready: true });
         assert.equal((await read(id)).published.enabled, false, 'nothing to sell yet');
         const videoId = await uploadByTus(h, alice.token, file);
+        await h.settle();
+        assert.equal(await status(videoId), 'available');
         const put = await h.call('PUT', `/ondemand/pages/${id}/videos/${videoId}`, { token: alice.token, json: { type: 'main' } });
         assert.equal(put.status, 200);
         assert.equal((await read(id)).published.enabled, true);
@@ -212,6 +223,7 @@ for (const driver of drivers) {
         await patch(id, { publish_when_ready: true });
         await patch(id, { publish_when_ready: false });
         await sendByTus(main.link, file);
+        await h.settle();
         assert.equal(await status(main.id), 'available');
         assert.equal((await read(id)).published.enabled, false);
       });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { drivers, expectError, Harness, tinyMp4, uploadByTus, type Fixture } from '../src/index';
+import { drivers, expectError, Harness, makeClip, uploadByTus, type Fixture } from '../src/index';
 
 for (const driver of drivers) {
   describe(`playback: the file endpoint and the player (${driver.name})`, () => {
@@ -8,14 +8,17 @@ for (const driver of drivers) {
     let alice: Fixture;
     let bob: Fixture;
     let id: string;
-    const mp4 = tinyMp4({ seconds: 4, width: 320, height: 180, payload: 4000 });
+    /** A real 2 s 320x240 clip (~57 KB): one 240p rendition once transcoded. */
+    let mp4: Buffer;
     const get = (path: string, headers: Record<string, string> = {}, token?: string) =>
       fetch(h.server.url + path, { headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
     before(async () => {
       h = await Harness.start(driver);
       alice = await h.user('Alice');
       bob = await h.user('Bob');
+      mp4 = await makeClip({ width: 320, height: 240, seconds: 2 });
       id = await uploadByTus(h, alice.token, mp4, { name: 'Played', embed: { color: '#ff0000' }, privacy: { download: false } });
+      await h.settle();
     });
     after(() => h.stop());
 
@@ -45,22 +48,30 @@ for (const driver of drivers) {
       assert.equal(past.headers.get('content-range'), `bytes */${mp4.length}`);
     });
 
-    it('the Clip links its files, download (owner, or privacy.download) and the player', async () => {
+    it('the Clip links its files (owner), download (owner, or privacy.download), play (everyone) and the player', async () => {
       const own = await h.call('GET', `/videos/${id}`, { token: alice.token });
-      assert.equal(own.body.files[0].link, `${h.server.url}/videos/${id}/file`);
-      assert.deepEqual([own.body.files[0].type, own.body.files[0].size, own.body.files[0].width], ['video/mp4', mp4.length, 320]);
+      const shape = (f: { quality: string; rendition: string; type: string; width: number; height: number }) => [f.quality, f.rendition, f.type, f.width, f.height];
+      // The source first, then the renditions.
+      assert.deepEqual(own.body.files.map(shape), [
+        ['source', 'source', 'video/mp4', 320, 240],
+        ['sd', '240p', 'video/mp4', 320, 240],
+      ]);
+      assert.deepEqual([own.body.files[0].link, own.body.files[0].size], [`${h.server.url}/videos/${id}/file`, mp4.length]);
+      assert.equal(own.body.files[1].link, own.body.play.progressive[0].link);
+      assert.deepEqual(own.body.download.map(shape), own.body.files.map(shape));
       assert.equal(own.body.download[0].link, `${h.server.url}/videos/${id}/file?download=true`);
       assert.equal(own.body.player_embed_url, `${h.server.url}/videos/${id}/player`);
       assert.match(own.body.embed.html, new RegExp(`src="${h.server.url}/videos/${id}/player"`));
       const other = await h.call('GET', `/videos/${id}`, { token: bob.token });
-      assert.deepEqual(other.body.download, []);
+      assert.deepEqual([other.body.files, other.body.download], [undefined, []]);
+      assert.deepEqual(other.body.play, own.body.play, 'play is for every viewer');
       expectError(await h.call('GET', `/videos/${id}/file?download=true`, { token: bob.token }), 403, 3200);
       const dl = await get(`/videos/${id}/file?download=true`, {}, alice.token);
       assert.equal(dl.status, 200);
       assert.match(dl.headers.get('content-disposition') ?? '', /^attachment; filename="Played\.mp4"$/);
       await dl.arrayBuffer();
       assert.equal((await h.call('PATCH', `/videos/${id}`, { token: alice.token, json: { privacy: { download: true } } })).status, 200);
-      assert.equal((await h.call('GET', `/videos/${id}`, { token: bob.token })).body.download.length, 1);
+      assert.deepEqual((await h.call('GET', `/videos/${id}`, { token: bob.token })).body.download.map(shape), own.body.files.map(shape));
       const ok = await get(`/videos/${id}/file?download=true`, {}, bob.token);
       assert.equal(ok.status, 200);
       await ok.arrayBuffer();
@@ -68,6 +79,7 @@ for (const driver of drivers) {
 
     it('applies privacy: a nobody video plays for its owner only', async () => {
       const hidden = await uploadByTus(h, alice.token, mp4, { privacy: { view: 'nobody' } });
+      await h.settle();
       assert.equal((await get(`/videos/${hidden}/file`)).status, 404);
       assert.equal((await get(`/videos/${hidden}/file`, {}, bob.token)).status, 404);
       assert.equal((await get(`/videos/${hidden}/player`)).status, 404);
@@ -79,6 +91,19 @@ for (const driver of drivers) {
     it('answers 404/5006 for a video whose file has not arrived', async () => {
       const empty = await h.video(alice);
       expectError(await h.call('GET', `/videos/${empty}/file`, { token: alice.token }), 404, 5006);
+    });
+
+    it('shows every viewer play: unavailable until the first transcode completes, then its renditions', async () => {
+      const waiting = await uploadByTus(h, alice.token, mp4);
+      const play = async () => (await h.call('GET', `/videos/${waiting}`, { token: bob.token })).body.play;
+      assert.deepEqual(await play(), { status: 'unavailable', progressive: [], hls: null });
+      // Until its renditions are made, the upload plays as it was sent.
+      const source = await h.call('GET', `/videos/${waiting}/file`, { token: alice.token });
+      assert.deepEqual([source.status, source.headers.get('content-type'), source.headers.get('content-length')], [200, 'video/mp4', String(mp4.length)]);
+      await h.settle();
+      const ready = await play();
+      assert.deepEqual([ready.status, ready.progressive.map((p: { rendition: string }) => p.rendition)], ['playable', ['240p']]);
+      assert.match(ready.hls.link, /\/master\.m3u8$/);
     });
 
     it('counts plays and adds the video to the viewer’s watch history', async () => {
@@ -94,12 +119,15 @@ for (const driver of drivers) {
       assert.equal((await h.call('GET', '/me', { token: bob.token })).body.metadata.connections.watched_videos?.total ?? 1, 1);
     });
 
-    it('serves the player page: a <video> on the file, honouring the embed settings', async () => {
+    it('serves the player page: a <video> on the stream and a rendition, honouring the embed settings', async () => {
       const r = await get(`/videos/${id}/player`);
       assert.equal(r.status, 200);
       assert.match(r.headers.get('content-type') ?? '', /^text\/html/);
       const page = await r.text();
-      assert.match(page, new RegExp(`<video id="player" src="${h.server.url}/videos/${id}/file" preload="metadata" playsinline controls`));
+      const { play } = (await h.call('GET', `/videos/${id}`)).body;
+      const video = /<video [^>]*>/.exec(page)![0];
+      assert.ok(video.startsWith(`<video id="player" src="${play.progressive[0].link}" preload="none" playsinline controls`), video);
+      assert.ok(video.includes(` data-hls="${play.hls.link}"`), video);
       assert.match(page, /<h1 class="title">Played<\/h1>/);
       assert.match(page, /accent-color:#ff0000/);
       await h.call('PATCH', `/videos/${id}`, { token: alice.token, json: { embed: { title: { name: 'hide', portrait: 'hide' }, buttons: { fullscreen: false } } } });

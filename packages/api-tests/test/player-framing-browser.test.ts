@@ -6,14 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type BrowserContext } from 'playwright-core';
-import { drivers, Harness, type Fixture } from '../src/index';
+import { drivers, Harness, type Fixture, browserSkip, findChromium } from '../src/index';
 
 /**
  * The player's security headers as a real browser (Debian chromium) applies them: the CSP lets the
  * page's own inline style through and reports no violation, and frame-ancestors follows
  * privacy.embed. Pages on `*.localhost` origins (which chromium sends to 127.0.0.1) frame the player.
  */
-const executablePath = '/usr/bin/chromium';
+const executablePath = findChromium() ?? '';
 const args = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** The little of the DOM used here (the tests compile without the DOM library). */
@@ -22,7 +22,7 @@ interface BrowserGlobals {
   getComputedStyle(element: object): { color: string };
 }
 
-describe('the player page’s CSP in a real headless browser', () => {
+describe('the player page’s CSP in a real headless browser', { skip: browserSkip() }, () => {
   let h: Harness;
   let alice: Fixture;
   let id: string;

@@ -3,12 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import { drivers, fetchBytes, Harness, imageSize, makeClip, makeImage, uploadByTus, type Answer, type Fixture } from '../src/index';
 
 /**
- * The player page as an embed: the Clip's picture as poster, the active text tracks that have a
- * file as <track>s, the custom logo, and the embed settings (and the embed preset) honoured; its
- * CSP allows exactly the origins the page loads from.
+ * The player page as an embed: the Clip's HLS stream (its progressive rendition as fallback)
+ * once transcoded, the Clip's picture as poster, the active text tracks that have a file as
+ * <track>s, the custom logo, and the embed settings (and the embed preset) honoured; its CSP
+ * allows exactly the origins the page loads from.
  */
-const clip = makeClip({ width: 640, height: 360, seconds: 4 });
-const srt = (text: string) => `1\n00:00:00,500 --> 00:00:03,500\n${text}\n`;
+const clip = makeClip({ width: 640, height: 360, seconds: 3 });
+const srt = (text: string) => `1\n00:00:00,500 --> 00:00:02,500\n${text}\n`;
 
 /** The value of a directive of a page's CSP. */
 const directive = (page: Answer, name: string): string | undefined =>
@@ -55,6 +56,8 @@ for (const driver of drivers) {
       h = await Harness.start(driver);
       alice = await h.user('Alice');
       id = await uploadByTus(h, alice.token, await clip, { name: 'Embedded <film>' });
+      // Transcoded, so the page's <video> source plays (the file answers once the video is available).
+      assert.equal(await h.settle(), 1);
       const pic = ok(await h.call('POST', `/videos/${id}/pictures`, { token: alice.token, json: {} }), 201);
       await put(pic.link, await makeImage('jpeg', 1280, 720), 'image/jpeg');
       ok(await h.call('PATCH', pic.uri, { token: alice.token, json: { active: true } }));
@@ -91,7 +94,7 @@ for (const driver of drivers) {
       const vtt = await fetchBytes(tracks.English);
       assert.equal(vtt.status, 200);
       assert.equal(vtt.headers.get('content-type'), 'text/vtt; charset=utf-8');
-      assert.match(vtt.bytes.toString(), /^WEBVTT[\s\S]*00:00:00\.500 --> 00:00:03\.500\nHello from the captions/);
+      assert.match(vtt.bytes.toString(), /^WEBVTT[\s\S]*00:00:00\.500 --> 00:00:02\.500\nHello from the captions/);
     });
 
     it('hides the title when embed.title.name is hide, and escapes it when shown', async () => {
@@ -117,17 +120,53 @@ for (const driver of drivers) {
       assert.deepEqual(await imageSize(bytes.bytes), { width: 295, height: 166, format: image.endsWith('.png') ? 'png' : 'jpeg' });
     });
 
-    it('its CSP allows exactly the origins of the poster, logo and portrait (img) and the file and tracks (media)', async () => {
+    it('plays the Clip’s HLS stream, with its largest rendition up to 720p as the fallback source, by the player’s two scripts', async () => {
+      const page = await player();
+      const { play } = ok(await h.call('GET', `/videos/${id}`));
+      const [, src, hls] = /<video id="player" src="([^"]+)"[^>]* data-hls="([^"]+)">/.exec(page.text)!;
+      assert.equal(hls, play.hls.link, 'the stream is the Clip’s master playlist');
+      assert.equal(src, play.progressive.find((p: { rendition: string }) => p.rendition === '360p').link, 'the fallback is its 360p MP4');
+      const master = await fetchBytes(hls);
+      assert.deepEqual([master.status, master.headers.get('content-type')], [200, 'application/vnd.apple.mpegurl']);
+      const file = await fetchBytes(src, { range: 'bytes=0-99' });
+      assert.deepEqual([file.status, file.headers.get('content-type')], [206, 'video/mp4'], 'the <video> source plays');
+      const scripts = [...page.text.matchAll(/<script src="([^"]+)" defer><\/script>/g)].map((m) => m[1]);
+      assert.deepEqual(scripts, [`${h.server.url}/static/player/hls.min.js`, `${h.server.url}/static/player/player.js`]);
+      for (const script of scripts) {
+        const r = await fetchBytes(script);
+        assert.deepEqual([r.status, r.headers.get('content-type')], [200, 'text/javascript; charset=utf-8'], script);
+      }
+      assert.match(page.text, /<video id="player" src="[^"]+" preload="none" /, 'nothing loads (and no play counts) before the viewer plays');
+    });
+
+    it('its CSP allows exactly the origins of the poster, logo and portrait (img), the stream, its fallback and the tracks (media), and the player’s scripts', async () => {
       const page = await player();
       const origin = new URL(h.server.url).origin;
-      for (const link of [...page.text.matchAll(/ (?:src|poster)="([^"]+)"/g)].map((m) => m[1])) {
+      for (const link of [...page.text.matchAll(/ (?:src|poster|data-hls)="([^"]+)"/g)].map((m) => m[1])) {
         assert.equal(new URL(link.replace(/&#38;/g, '&')).origin, origin, link);
       }
       assert.equal(directive(page, 'img-src'), `'self' ${origin}`);
-      assert.equal(directive(page, 'media-src'), `'self' ${origin}`);
+      // hls.js plays through a MediaSource at a blob: URL, fetching the stream itself, from a worker it starts from a blob: URL.
+      assert.equal(directive(page, 'media-src'), `'self' ${origin} blob:`);
+      assert.equal(directive(page, 'connect-src'), `'self' ${origin}`);
+      assert.equal(directive(page, 'worker-src'), 'blob:');
+      assert.equal(directive(page, 'script-src'), `'self' ${origin}`, 'the player’s scripts, from this server only');
       assert.match(directive(page, 'style-src') ?? '', /^'sha256-[A-Za-z0-9+/]+=*'$/);
-      assert.equal(directive(page, 'script-src'), undefined, 'no script at all');
-      assert.doesNotMatch(page.text, /<script|\son\w+=/i);
+      assert.doesNotMatch(page.text.replace(/<script src="[^"]+" defer><\/script>/g, ''), /<script|\son\w+=/i, 'no inline script, no handler attribute');
+    });
+
+    it('before its transcode, the page is the script-free page of the file; once transcoded, of the stream', async () => {
+      const origin = new URL(h.server.url).origin;
+      const fresh = await uploadByTus(h, alice.token, await clip, { name: 'Fresh' });
+      const waiting = await player(fresh);
+      assert.match(waiting.text, new RegExp(`<video id="player" src="${h.server.url}/videos/${fresh}/file" preload="metadata" playsinline controls poster="[^"]+"[^>]*>`));
+      assert.doesNotMatch(waiting.text, /data-hls|<script/);
+      assert.equal(directive(waiting, 'script-src'), undefined, 'no script at all');
+      assert.equal(directive(waiting, 'media-src'), `'self' ${origin}`);
+      assert.equal(await h.settle(), 1);
+      const ready = await player(fresh);
+      assert.match(ready.text, /<video id="player" src="[^"]+\/360p\.mp4" preload="none" playsinline controls poster="[^"]+"[^>]* data-hls="[^"]+\/master\.m3u8">/);
+      assert.equal(directive(ready, 'script-src'), `'self' ${origin}`);
     });
 
     it('honours the buttons, playbar, volume, color and service logo settings', async () => {
@@ -144,7 +183,7 @@ for (const driver of drivers) {
       assert.match(after, /video::-webkit-media-controls-mute-button,video::-webkit-media-controls-volume-slider\{display:none\}/);
       assert.doesNotMatch(after, /class="wordmark|class="button/);
       await patch({ embed: { playbar: false } });
-      assert.match((await player()).text, /<video id="player" src="[^"]+" preload="metadata" playsinline poster=/);
+      assert.match((await player()).text, /<video id="player" src="[^"]+" preload="none" playsinline poster=/);
     });
 
     it('an embed preset decides the title fields the video leaves to the user', async () => {

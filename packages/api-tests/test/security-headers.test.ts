@@ -1,46 +1,70 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { drivers, expectError, Harness, tinyMp4, uploadByTus, type Answer, type Fixture } from '../src/index';
+import { drivers, expectError, Harness, makeClip, uploadByTus, type Answer, type Fixture } from '../src/index';
 
 /**
  * Security headers: the HTML pages (the player, the post upload form) carry a Content-Security-Policy
- * that allows only what the page uses (no script at all; its one inline style by hash), nosniff and
+ * that allows only what the page uses (its one inline style by hash; no inline script, and only the
+ * player of a transcoded video loads scripts: this server's hls.js and player), nosniff and
  * Referrer-Policy no-referrer; the player's frame-ancestors follow the video's privacy.embed. Every
  * JSON answer, error and file carries X-Content-Type-Options: nosniff.
  */
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
 const inlineStyle = (html: string) => /<style>([\s\S]*?)<\/style>/.exec(html)![1];
 const csp = (r: Answer | Response) => r.headers.get('content-security-policy');
+/** Every `<script>` of a page: its attributes and its inline text. */
+const scripts = (html: string) => [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)].map((m) => ({ src: /\bsrc="([^"]*)"/.exec(m[1])?.[1], text: m[2] }));
 
 for (const driver of drivers) {
   describe(`security headers (${driver.name})`, () => {
     let h: Harness;
     let alice: Fixture;
     let id: string;
+    let clip: Buffer;
     before(async () => {
+      clip = await makeClip({ width: 320, height: 240, seconds: 1 });
       h = await Harness.start(driver, { uploadMaxBytes: 64 * 1024 });
       alice = await h.user('Alice');
-      id = await uploadByTus(h, alice.token, tinyMp4(), { name: 'Framed' });
+      id = await uploadByTus(h, alice.token, clip, { name: 'Framed' });
+      // Transcoded: the file endpoint answers, and the player streams it.
+      await h.settle();
     });
     after(() => h.stop());
 
-    const player = async () => {
-      const r = await h.call('GET', `/videos/${id}/player`);
+    const player = async (video = id) => {
+      const r = await h.call('GET', `/videos/${video}/player`);
       assert.equal(r.status, 200, r.text);
       assert.equal(r.headers.get('content-type'), 'text/html; charset=utf-8');
       return r;
     };
+    /** A transcoded video's player: this server's scripts, its stream (hls.js fetches it, plays it from a blob: URL, in a blob: worker). */
     const policy = (page: Answer, frameAncestors: string) =>
-      `default-src 'none'; base-uri 'none'; form-action 'none'; style-src ${sha256(inlineStyle(page.text))}; media-src 'self' ${h.server.url}; img-src 'self' ${h.server.url}; frame-ancestors ${frameAncestors}`;
+      `default-src 'none'; base-uri 'none'; form-action 'none'; style-src ${sha256(inlineStyle(page.text))}; script-src 'self' ${h.server.url}; media-src 'self' ${h.server.url} blob:; connect-src 'self' ${h.server.url}; worker-src blob:; img-src 'self' ${h.server.url}; frame-ancestors ${frameAncestors}`;
 
     it('the player of a video embeddable anywhere (privacy.embed public): any page may frame it', async () => {
       const page = await player();
       assert.equal(csp(page), policy(page, '*'));
       assert.equal(page.headers.get('x-content-type-options'), 'nosniff');
       assert.equal(page.headers.get('referrer-policy'), 'no-referrer');
-      assert.ok(page.text.includes(`src="${h.server.url}/videos/${id}/file"`), 'the media the CSP allows is the page’s video');
-      assert.ok(!/<script/i.test(page.text), 'the player has no script, and its CSP allows none');
+      const { play } = (await h.call('GET', `/videos/${id}`)).body;
+      assert.ok(page.text.includes(`src="${play.progressive[0].link}"`), 'the media the CSP allows is the page’s video');
+      assert.ok(page.text.includes(`data-hls="${play.hls.link}"`), 'and its stream');
+      assert.deepEqual(
+        scripts(page.text),
+        [`${h.server.url}/static/player/hls.min.js`, `${h.server.url}/static/player/player.js`].map((src) => ({ src, text: '' })),
+        'no inline script: only this server’s files, which its CSP allows',
+      );
+    });
+
+    it('before its first transcode the player has no script, and its CSP allows none', async () => {
+      const waiting = await uploadByTus(h, alice.token, clip, { name: 'Waiting' });
+      const page = await player(waiting);
+      assert.equal(
+        csp(page),
+        `default-src 'none'; base-uri 'none'; form-action 'none'; style-src ${sha256(inlineStyle(page.text))}; media-src 'self' ${h.server.url}; img-src 'self' ${h.server.url}; frame-ancestors *`,
+      );
+      assert.ok(!/<script/i.test(page.text));
     });
 
     it('privacy.embed private: no page may frame the player', async () => {
@@ -94,6 +118,24 @@ for (const driver of drivers) {
       );
       await whole.arrayBuffer();
       await ranged.arrayBuffer();
+    });
+
+    it('nosniff on the stream, its renditions and the player’s scripts', async () => {
+      const { play } = (await h.call('GET', `/videos/${id}`)).body;
+      const links = [play.hls.link, play.progressive[0].link, `${h.server.url}/static/player/hls.min.js`, `${h.server.url}/static/player/player.js`];
+      const answers = await Promise.all(
+        links.map(async (link) => {
+          const r = await fetch(link);
+          await r.arrayBuffer();
+          return [r.status, r.headers.get('content-type'), r.headers.get('x-content-type-options')];
+        }),
+      );
+      assert.deepEqual(answers, [
+        [200, 'application/vnd.apple.mpegurl', 'nosniff'],
+        [200, 'video/mp4', 'nosniff'],
+        [200, 'text/javascript; charset=utf-8', 'nosniff'],
+        [200, 'text/javascript; charset=utf-8', 'nosniff'],
+      ]);
     });
 
     it('the post upload link shows its form as a page: posting only here, the redirect allowed, never framed', async () => {

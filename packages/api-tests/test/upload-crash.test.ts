@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { tinyMp4 } from '../src/index';
+import { makeClip } from '../src/index';
 import { holdPatch, sizeOf, until } from '../src/held-patch';
 import { killed, startServerProcess } from '../src/server-process';
 
@@ -12,7 +12,8 @@ import { killed, startServerProcess } from '../src/server-process';
  * Crash safety of uploads: a server process is SIGKILLed in the middle of a tus PATCH and started
  * again on the same store and files. The video is not available, no blob under a final name
  * exists, HEAD answers the offset that really reached the disk, and the upload resumes from there
- * to an available video whose file is byte for byte the one sent.
+ * to a finished upload whose file is byte for byte the one sent, which the server's embedded
+ * worker then transcodes to an available video.
  */
 const filesUnder = (dir: string): string[] =>
   existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)) : [];
@@ -29,8 +30,8 @@ for (const kind of ['sqlite', 'json']) {
     });
 
     it('leaves the video uploading, no complete-looking blob, HEAD at the persisted offset, and resumes to available', async () => {
-      const mp4 = tinyMp4({ seconds: 9, width: 640, height: 360, payload: 512 * 1024 });
-      const sent = 256 * 1024 + 123;
+      const mp4 = await makeClip({ width: 320, height: 240, seconds: 2 });
+      const sent = (mp4.length >> 1) + 123;
       const first = await startServerProcess(kind, path);
       children.push(first.child);
       const auth = { authorization: `Bearer ${first.token}`, 'content-type': 'application/json' };
@@ -73,11 +74,20 @@ for (const kind of ['sqlite', 'json']) {
       });
       assert.equal(rest.status, 204, await rest.text());
       assert.equal(rest.headers.get('upload-offset'), String(mp4.length));
-      const done = await fetch(`${second.base}${uri}?fields=status,duration,width,height,upload.size`, { headers: auth });
-      assert.deepEqual(await done.json(), { status: 'available', duration: 9, width: 640, height: 360, upload: { size: mp4.length } });
-      const bytes = Buffer.from(await (await fetch(`${second.base}${uri}/file`, { headers: auth })).arrayBuffer());
-      assert.ok(bytes.equals(mp4), 'the file played back is the one sent, across the crash');
+      const read = async () => (await (await fetch(`${second.base}${uri}?fields=status,duration,width,height,upload.status,upload.size`, { headers: auth })).json()) as Record<string, unknown>;
+      // The upload is finished and probed; the server's own worker may already be transcoding it.
+      const { status, ...done } = await read();
+      assert.ok(['transcode_starting', 'transcoding', 'available'].includes(status as string), `status ${status}`);
+      assert.deepEqual(done, { duration: 2, width: 320, height: 240, upload: { status: 'complete', size: mp4.length } });
+      const videoDir = join(files, 'videos', uri.split('/').pop()!);
+      const source = readdirSync(videoDir, { withFileTypes: true }).filter((e) => e.isFile());
+      assert.equal(source.length, 1, 'one source file');
+      assert.ok(readFileSync(join(videoDir, source[0].name)).equals(mp4), 'the file stored is the one sent, across the crash');
       assert.deepEqual(filesUnder(join(files, '.tus')), [], 'the finished upload left nothing in progress');
+      // Another process transcodes: follow it through the API until it is done (no fixed sleep).
+      await until(async () => (await read()).status === 'available', 'the server’s worker to transcode the upload');
+      const bytes = Buffer.from(await (await fetch(`${second.base}${uri}/file`, { headers: auth })).arrayBuffer());
+      assert.ok(bytes.equals(mp4), 'the file played back is the one sent');
       await killed(second.child);
     });
   });

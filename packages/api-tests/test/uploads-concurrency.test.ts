@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createTusVideo, drivers, Harness, tinyMp4, type Fixture } from '../src/index';
+import { createTusVideo, drivers, Harness, makeClip, type Fixture } from '../src/index';
 import { holdPatch, sizeOf, until } from '../src/held-patch';
 
 /** Every file under a directory, as paths relative to it. */
@@ -28,7 +28,8 @@ for (const driver of drivers) {
     /** For each fetch of the pull's link: was the held upload still in progress? */
     const fetchedWhileHeld: boolean[] = [];
     let heldFile = '';
-    const mp4 = tinyMp4({ seconds: 4, width: 320, height: 180, payload: 20_000 });
+    /** A real 2 s 320x240 clip (~57 KB): room to be caught mid-transfer. */
+    let mp4: Buffer;
     const create = async (upload: Record<string, unknown>) => {
       const r = await h.call('POST', '/me/videos?fields=uri,upload', { token: alice.token, json: { name: 'Capped', upload } });
       assert.equal(r.status, 201, r.text);
@@ -44,6 +45,7 @@ for (const driver of drivers) {
     const statusOf = async (uri: string) => (await h.call('GET', `${uri}?fields=status`, { token: alice.token })).body.status;
 
     before(async () => {
+      mp4 = await makeClip({ width: 320, height: 240, seconds: 2 });
       origin = createServer((_req, res) => {
         fetchedWhileHeld.push(existsSync(heldFile));
         res.writeHead(200, { 'content-type': 'video/mp4' }).end(mp4);
@@ -80,16 +82,19 @@ for (const driver of drivers) {
       assert.deepEqual(await Promise.all(waiting.map(statusOf)), ['uploading', 'uploading', 'uploading', 'uploading']);
 
       assert.equal(await patch.finish(), 204);
-      assert.equal(await statusOf(`/videos/${held.id}`), 'available');
+      assert.equal(await statusOf(`/videos/${held.id}`), 'transcode_starting');
       // The queued pull takes the freed slot; only then does it fetch its link.
       await until(async () => (await statusOf(pulled.uri)) !== 'uploading', 'the queued pull to finish');
-      assert.equal(await statusOf(pulled.uri), 'available');
+      assert.equal(await statusOf(pulled.uri), 'transcode_starting');
       assert.deepEqual(fetchedWhileHeld, [false], 'the pull fetched its link once, after the held upload finished');
 
       // With the slot free again, the refused tus upload goes through from offset 0.
       const retried = await fetch(tus.link, { method: 'PATCH', headers: { 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' }, body: mp4 });
       assert.equal(retried.status, 204, await retried.text());
-      assert.equal(await statusOf(`/videos/${tus.id}`), 'available');
+      assert.equal(await statusOf(`/videos/${tus.id}`), 'transcode_starting');
+      // The cap is on moving bytes, not on transcodes: the three finished uploads are all queued.
+      assert.equal(await h.settle(), 3);
+      assert.deepEqual(await Promise.all([`/videos/${held.id}`, pulled.uri, `/videos/${tus.id}`].map(statusOf)), ['available', 'available', 'available']);
     });
 
     it('frees the slot when a client drops its upload mid-transfer', async () => {
@@ -104,7 +109,7 @@ for (const driver of drivers) {
         await r.arrayBuffer();
         return r.status === 204;
       }, 'the dropped upload’s slot to be free');
-      assert.equal(await statusOf(`/videos/${next.id}`), 'available');
+      assert.equal(await statusOf(`/videos/${next.id}`), 'transcode_starting');
     });
   });
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { drivers, expectError, Harness, tinyMp4, type Answer, type Fixture } from '../src/index';
+import { drivers, expectError, Harness, makeClip, type Answer, type Fixture } from '../src/index';
 
 const files = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
 
@@ -9,7 +9,9 @@ for (const driver of drivers) {
   describe(`post uploads: an HTML form and a multipart POST (${driver.name})`, () => {
     let h: Harness;
     let alice: Fixture;
-    const mp4 = tinyMp4({ seconds: 8, width: 426, height: 240, payload: 2500 });
+    /** A real 1 s 320x240 clip (~32 KB), well under the cap. */
+    let mp4: Buffer;
+    const cap = 96 * 1024;
     const form = (bytes: Uint8Array, name = 'file_data') => {
       const body = new FormData();
       body.append('note', 'hi');
@@ -22,7 +24,8 @@ for (const driver of drivers) {
       return r;
     };
     before(async () => {
-      h = await Harness.start(driver, { uploadMaxBytes: 32 * 1024 });
+      mp4 = await makeClip({ width: 320, height: 240, seconds: 1 });
+      h = await Harness.start(driver, { uploadMaxBytes: cap });
       alice = await h.user('Alice');
     });
     after(() => h.stop());
@@ -38,22 +41,28 @@ for (const driver of drivers) {
       assert.equal(sent.status, 302);
       assert.equal(sent.headers.get('location'), `https://example.com/done?x=1&video_uri=%2Fvideos%2F${id}`);
       const v = await h.call('GET', `/videos/${id}`, { token: alice.token });
-      assert.deepEqual([v.body.status, v.body.duration, v.body.width, v.body.upload.size, v.body.upload.upload_link, v.body.upload.form], ['available', 8, 426, mp4.length, null, null]);
+      assert.deepEqual(
+        [v.body.status, v.body.transcode.status, v.body.duration, v.body.width, v.body.height, v.body.upload.size, v.body.upload.upload_link, v.body.upload.form],
+        ['transcode_starting', 'in_progress', 1, 320, 240, mp4.length, null, null],
+      );
+      assert.equal(await h.settle(), 1);
+      assert.equal((await h.call('GET', `/videos/${id}`, { token: alice.token })).body.status, 'available');
       // Used once: the link is gone.
       expectError(await h.call('POST', link.slice(h.server.url.length), { raw: 'x' }), 404, 5011);
     });
 
-    it('without a redirect_url answers 200 with the video', async () => {
+    it('without a redirect_url answers 200 with the video, queued for transcoding', async () => {
       const r = await start();
       const sent = await fetch(r.body.upload.upload_link, { method: 'POST', body: form(mp4) });
       assert.equal(sent.status, 200);
-      assert.deepEqual(await sent.json(), { uri: r.body.uri, status: 'available' });
+      assert.deepEqual(await sent.json(), { uri: r.body.uri, status: 'transcode_starting' });
+      assert.equal(await h.settle(), 1);
     });
 
     it('refuses a file over the cap (413), no file (400) and unknown links (404), leaving no files', async () => {
       const before = files(h.filesDir);
       const r = await start();
-      const big = await fetch(r.body.upload.upload_link, { method: 'POST', body: form(tinyMp4({ payload: 40 * 1024 })) });
+      const big = await fetch(r.body.upload.upload_link, { method: 'POST', body: form(Buffer.concat([mp4, Buffer.alloc(cap)])) });
       assert.equal(big.status, 413);
       const none = await fetch(r.body.upload.upload_link, { method: 'POST', body: (() => { const f = new FormData(); f.append('a', 'b'); return f; })() });
       assert.equal(none.status, 400);

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { drivers, Harness, tinyMp4, type Fixture } from '../src/index';
+import { drivers, Harness, makeClip, type Fixture } from '../src/index';
 
 /** Waits for a pull (real network I/O in the background) to settle: polls the video, no fixed sleeps. */
 async function settled(h: Harness, token: string, uri: string): Promise<Record<string, any>> {
@@ -19,8 +19,9 @@ async function settled(h: Harness, token: string, uri: string): Promise<Record<s
 const files = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
 
 describe('pull uploads: the server fetches upload.link', () => {
-  const mp4 = tinyMp4({ seconds: 6, width: 480, height: 270, payload: 3000 });
-  const big = tinyMp4({ payload: 70 * 1024 });
+  /** A real 1 s 320x240 clip (~32 KB), under the 64 KiB cap; `big` is over it. */
+  let mp4: Buffer;
+  let big: Buffer;
   let origin: Server;
   let base: string;
   let h: Harness;
@@ -28,6 +29,8 @@ describe('pull uploads: the server fetches upload.link', () => {
   let alice: Fixture;
   let carol: Fixture;
   before(async () => {
+    mp4 = await makeClip({ width: 320, height: 240, seconds: 1 });
+    big = Buffer.concat([mp4, Buffer.alloc(64 * 1024)]);
     origin = createServer((req, res) => {
       if (req.url === '/clip.mp4') res.writeHead(200, { 'content-type': 'video/mp4' }).end(mp4);
       else if (req.url === '/big.mp4') res.writeHead(200).end(big);
@@ -55,9 +58,14 @@ describe('pull uploads: the server fetches upload.link', () => {
     return settled(harness, who.token, r.body.uri);
   };
 
-  it('fetches the file and the Clip ends available with its duration and size', async () => {
+  it('fetches the file, probes and queues it, and the Clip is available once transcoded', async () => {
     const v = await pull(h, alice, `${base}/clip.mp4`);
-    assert.deepEqual([v.status, v.upload.status, v.transcode.status, v.duration, v.width, v.height, v.upload.size], ['available', 'complete', 'complete', 6, 480, 270, mp4.length]);
+    assert.deepEqual(
+      [v.status, v.upload.status, v.transcode.status, v.duration, v.width, v.height, v.upload.size],
+      ['transcode_starting', 'complete', 'in_progress', 1, 320, 240, mp4.length],
+    );
+    assert.equal(await h.settle(), 1);
+    assert.equal((await h.call('GET', v.uri, { token: alice.token })).body.status, 'available');
     const bytes = await fetch(`${h.server.url}${v.uri}/file`, { headers: { range: 'bytes=10-19' } });
     assert.equal(bytes.status, 206);
     assert.deepEqual(Buffer.from(await bytes.arrayBuffer()), mp4.subarray(10, 20));
@@ -81,12 +89,14 @@ describe('pull uploads: the server fetches upload.link', () => {
     assert.deepEqual([v.status, v.upload.status], ['uploading_error', 'error']);
   });
 
-  it('a pull version replaces the file', async () => {
+  it('a pull version that is not a video fails and leaves the video available', async () => {
     const first = await pull(h, alice, `${base}/clip.mp4`);
+    await h.settle();
     const r = await h.call('POST', `${first.uri}/versions`, { token: alice.token, json: { file_name: 'again.mp4', upload: { approach: 'pull', link: `${base}/text` } } });
     assert.equal(r.status, 201, r.text);
     const version = await settled(h, alice.token, r.body.uri);
     assert.equal(version.upload.status, 'error');
+    assert.equal(await h.settle(), 0, 'nothing to transcode');
     assert.equal((await h.call('GET', first.uri, { token: alice.token })).body.status, 'available');
   });
 });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import { schema, type Store } from '@reelbase/core';
 import { openPostgresStore, scratchDatabase } from '@reelbase/store-postgres';
-import { expectError, Harness, tinyMp4, type Fixture } from '../src/index';
+import { expectError, Harness, makeClip, type Fixture } from '../src/index';
 
 // Selected by REELBASE_TEST_POSTGRES=postgres://… (scripts/with-postgres.sh sets it).
 const server = process.env.REELBASE_TEST_POSTGRES;
@@ -28,7 +28,10 @@ function beforeUpdates(store: Store, before: (collection: string, id: string) =>
 }
 
 describe('a streaming upload completed in a transaction PostgreSQL runs again', { skip: server ? false : 'not selected: set REELBASE_TEST_POSTGRES=postgres://… (scripts/with-postgres.sh does)' }, () => {
-  const mp4 = tinyMp4({ seconds: 4, width: 640, height: 360, payload: 3000 });
+  let mp4: Buffer;
+  before(async () => {
+    mp4 = await makeClip({ width: 640, height: 360, seconds: 4 });
+  });
   let h: Harness;
   let other: Store;
   /** The video whose next completing update first lets another server commit a write to its row. */
@@ -68,8 +71,9 @@ describe('a streaming upload completed in a transaction PostgreSQL runs again', 
     return { id, complete };
   };
 
-  /** The video plays the uploaded bytes, kept once under its own directory, nothing left in staging. */
+  /** The video plays the uploaded bytes, kept once under its own directory, nothing left in staging; one transcode queued. */
   const playsOnce = async (id: string) => {
+    assert.equal(await h.service.store.count('jobs'), 1, 'the transcode was queued once, by the run that committed');
     const files = readdirSync(join(h.filesDir, 'videos', id));
     assert.equal(files.length, 1, `one file for video ${id}: ${files.join(', ')}`);
     assert.deepEqual(readFileSync(join(h.filesDir, 'videos', id, files[0])), mp4);
@@ -87,7 +91,7 @@ describe('a streaming upload completed in a transaction PostgreSQL runs again', 
     const done = await complete();
     assert.equal(done.status, 201, done.text);
     assert.equal(runs, 2, 'the completing transaction ran twice');
-    assert.deepEqual([done.body.status, done.body.upload.size, done.body.duration, done.body.width], ['available', mp4.length, 4, 640]);
+    assert.deepEqual([done.body.status, done.body.upload.size, done.body.duration, done.body.width], ['transcode_starting', mp4.length, 4, 640]);
     await playsOnce(id);
     // Completed: a second DELETE finds no upload in progress.
     expectError(await complete(), 404, 5011);
@@ -105,7 +109,7 @@ describe('a streaming upload completed in a transaction PostgreSQL runs again', 
     assert.deepEqual(video.body, { status: 'uploading', upload: { status: 'in_progress' } });
     const again = await complete();
     assert.equal(again.status, 201, again.text);
-    assert.equal(again.body.status, 'available');
+    assert.equal(again.body.status, 'transcode_starting');
     await playsOnce(id);
   });
 });

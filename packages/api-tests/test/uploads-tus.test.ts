@@ -3,13 +3,20 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { drivers, expectError, Harness, tinyMp4, type Fixture } from '../src/index';
+import { drivers, expectError, Harness, makeClip, type Fixture } from '../src/index';
 
 /** Files left anywhere under the files directory (uploads in progress included). */
 const filesUnder = (dir: string): string[] =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name));
+
+/** A video's stored files, relative to its directory: the source at the top, its renditions below. */
+const videoFiles = (filesDir: string, id: string): string[] => {
+  const dir = join(filesDir, 'videos', id);
+  return existsSync(dir) ? filesUnder(dir).map((f) => f.slice(dir.length + 1)).sort() : [];
+};
+const sources = (files: string[]) => files.filter((f) => !f.includes('/'));
 
 /**
  * A tus PATCH that announces `length` bytes from offset 0, sends `part` of them, then drops the
@@ -40,7 +47,9 @@ for (const driver of drivers) {
   describe(`tus uploads (${driver.name})`, () => {
     let h: Harness;
     let alice: Fixture;
-    const mp4 = tinyMp4({ seconds: 7, width: 640, height: 360, payload: 5000 });
+    /** A real 2 s 320x240 H.264/AAC clip (~57 KB); the cap leaves it room. */
+    let mp4: Buffer;
+    const cap = 128 * 1024;
     const tus = (method: string, link: string, headers: Record<string, string> = {}, body?: Uint8Array) =>
       fetch(link, { method, headers: { 'Tus-Resumable': '1.0.0', ...headers }, body });
     const patch = (link: string, offset: number, bytes: Uint8Array) =>
@@ -51,12 +60,13 @@ for (const driver of drivers) {
       return { id: String(r.body.uri).split('/').pop()!, link: String(r.body.upload.upload_link) };
     };
     before(async () => {
-      h = await Harness.start(driver, { uploadMaxBytes: 64 * 1024, uploadLinkTtlSeconds: 3600 });
+      mp4 = await makeClip({ width: 320, height: 240, seconds: 2 });
+      h = await Harness.start(driver, { uploadMaxBytes: cap, uploadLinkTtlSeconds: 3600 });
       alice = await h.user('Alice');
     });
     after(() => h.stop());
 
-    it('uploads in two PATCHes resumed after a HEAD; the Clip ends available with duration, size and dimensions', async () => {
+    it('uploads in two PATCHes resumed after a HEAD; the Clip is probed and queued, then available once transcoded', async () => {
       const { id, link } = await start(mp4.length);
       assert.match(link, new RegExp(`^${h.server.url}/uploads/tus/${id}-[0-9a-f]{48}$`));
       const head0 = await tus('HEAD', link);
@@ -79,15 +89,23 @@ for (const driver of drivers) {
       assert.equal(v.status, 200, v.text);
       assert.deepEqual(
         [v.body.status, v.body.upload.status, v.body.transcode.status, v.body.duration, v.body.width, v.body.height, v.body.upload.size, v.body.upload.upload_link],
-        ['available', 'complete', 'complete', 7, 640, 360, mp4.length, null],
+        ['transcode_starting', 'complete', 'in_progress', 2, 320, 240, mp4.length, null],
       );
       // The finished link is gone; only the finished file remains.
       assert.equal((await tus('HEAD', link)).status, 404);
-      assert.deepEqual(
-        filesUnder(h.filesDir).map((f) => f.slice(h.filesDir.length)),
-        filesUnder(join(h.filesDir, 'videos', id)).map((f) => f.slice(h.filesDir.length)),
-      );
-      assert.equal(filesUnder(join(h.filesDir, 'videos', id)).length, 1);
+      const onlyVideo = () =>
+        assert.deepEqual(
+          filesUnder(h.filesDir).map((f) => f.slice(h.filesDir.length)),
+          filesUnder(join(h.filesDir, 'videos', id)).map((f) => f.slice(h.filesDir.length)),
+        );
+      onlyVideo();
+      assert.equal(videoFiles(h.filesDir, id).length, 1);
+      assert.equal(await h.settle(), 1);
+      const done = await h.call('GET', `/videos/${id}`, { token: alice.token });
+      assert.deepEqual([done.body.status, done.body.transcode.status, done.body.upload.status], ['available', 'complete', 'complete']);
+      // The source stays beside its renditions; nothing else is left anywhere.
+      onlyVideo();
+      assert.equal(sources(videoFiles(h.filesDir, id)).length, 1);
     });
 
     it('resumes after a PATCH whose connection is cut mid-body, from the offset the server kept', async () => {
@@ -107,7 +125,8 @@ for (const driver of drivers) {
       const rest = await patch(link, offset, mp4.subarray(offset));
       assert.equal(rest.status, 204, await rest.text());
       const v = await h.call('GET', `/videos/${id}`, { token: alice.token });
-      assert.deepEqual([v.body.status, v.body.duration, v.body.upload.size], ['available', 7, mp4.length]);
+      assert.deepEqual([v.body.status, v.body.duration, v.body.upload.size], ['transcode_starting', 2, mp4.length]);
+      await h.settle();
       assert.deepEqual(Buffer.from(await (await fetch(`${h.server.url}/videos/${id}/file`)).arrayBuffer()), mp4);
     });
 
@@ -130,7 +149,7 @@ for (const driver of drivers) {
     });
 
     it('refuses a declared size over the cap (413) and bytes beyond the declared size (413)', async () => {
-      const r = await h.call('POST', '/me/videos', { token: alice.token, json: { upload: { approach: 'tus', size: 64 * 1024 + 1 } } });
+      const r = await h.call('POST', '/me/videos', { token: alice.token, json: { upload: { approach: 'tus', size: cap + 1 } } });
       expectError(r, 413, 2204, 'upload.size');
       const { link } = await start(100);
       const over = await patch(link, 0, mp4.subarray(0, 200));
@@ -149,19 +168,30 @@ for (const driver of drivers) {
       assert.equal(v.body.status, 'uploading');
     });
 
-    it('a file that is not a video ends transcode_error', async () => {
+    const uploadJunk = async () => {
       const junk = Buffer.from('this is not a video at all, just some text'.repeat(10));
       const { id, link } = await start(junk.length);
       assert.equal((await patch(link, 0, junk)).status, 204);
-      const v = await h.call('GET', `/videos/${id}`, { token: alice.token });
-      assert.deepEqual([v.body.status, v.body.upload.status, v.body.transcode.status], ['transcode_error', 'complete', 'error']);
-      assert.equal(filesUnder(join(h.filesDir, 'videos')).filter((f) => f.includes(`/${id}/`)).length, 0);
+      return (await h.call('GET', `/videos/${id}`, { token: alice.token })).body;
+    };
+
+    it('a file that is not a video ends transcode_error, with nothing queued and no file kept', async () => {
+      const v = await uploadJunk();
+      assert.deepEqual([v.status, v.transcode.status], ['transcode_error', 'error']);
+      assert.equal(await h.settle(), 0, 'no transcode was queued');
+      assert.equal(filesUnder(join(h.filesDir, 'videos')).filter((f) => f.includes(`/${v.uri.split('/').pop()}/`)).length, 0);
     });
 
-    it('a version replaces the file only once the new one is a video; the old file plays until then', async () => {
+    it('a file that is not a video: every byte arrived, so upload.status is complete', async () => {
+      const v = await uploadJunk();
+      assert.deepEqual([v.status, v.upload.status, v.transcode.status], ['transcode_error', 'complete', 'error']);
+    });
+
+    it('a version replaces the file only once the new one is a video and transcoded; the old file plays until then', async () => {
       const { id, link } = await start(mp4.length);
       assert.equal((await patch(link, 0, mp4)).status, 204);
-      const oldFiles = filesUnder(join(h.filesDir, 'videos', id));
+      await h.settle();
+      const oldFiles = videoFiles(h.filesDir, id);
       const version = async (bytes: Uint8Array) => {
         const r = await h.call('POST', `/videos/${id}/versions`, { token: alice.token, json: { file_name: 'v.mp4', upload: { approach: 'tus', size: bytes.length } } });
         assert.equal(r.status, 201, r.text);
@@ -174,20 +204,28 @@ for (const driver of drivers) {
       assert.equal((await patch(bad.link, 0, junk)).status, 204);
       assert.equal((await h.call('GET', bad.uri, { token: alice.token })).body.upload.status, 'error');
       assert.deepEqual(await plays(), mp4);
-      // A good version: half uploaded, the old file still plays; complete, the new one does.
-      const next = tinyMp4({ seconds: 12, width: 1280, height: 720, payload: 6000 });
+      // A good version: half uploaded, the old file still plays; complete, it still does while the
+      // new one transcodes; transcoded, the new one plays.
+      const next = await makeClip({ width: 426, height: 240, seconds: 1 });
       const good = await version(next);
       assert.equal((await patch(good.link, 0, next.subarray(0, 100))).status, 204);
       assert.deepEqual(await plays(), mp4);
       assert.equal((await h.call('GET', `/videos/${id}`, { token: alice.token })).body.status, 'available');
       assert.equal((await patch(good.link, 100, next.subarray(100))).status, 204);
+      assert.deepEqual(await plays(), mp4);
+      const during = await h.call('GET', `/videos/${id}`, { token: alice.token });
+      assert.deepEqual([during.body.status, during.body.transcode.status, during.body.width, during.body.files[0].size], ['available', 'in_progress', 320, mp4.length]);
+      assert.equal(await h.settle(), 1);
       assert.deepEqual(await plays(), next);
       const v = await h.call('GET', `/videos/${id}`, { token: alice.token });
-      assert.deepEqual([v.body.status, v.body.duration, v.body.width, v.body.height, v.body.files[0].size], ['available', 12, 1280, 720, next.length]);
+      assert.deepEqual(
+        [v.body.status, v.body.transcode.status, v.body.duration, v.body.width, v.body.height, v.body.files[0].rendition, v.body.files[0].size],
+        ['available', 'complete', 1, 426, 240, 'source', next.length],
+      );
       assert.equal((await h.call('GET', good.uri, { token: alice.token })).body.upload.status, 'complete');
-      const now = filesUnder(join(h.filesDir, 'videos', id));
-      assert.equal(now.length, 1);
-      assert.notDeepEqual(now, oldFiles, 'the replaced file was deleted');
+      const now = videoFiles(h.filesDir, id);
+      assert.equal(sources(now).length, 1);
+      assert.deepEqual(now.filter((f) => oldFiles.includes(f)), [], 'the replaced file and its renditions were deleted');
     });
 
     it('shows the upload link only to the owner', async () => {

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { drivers, Harness, tinyMp4, type Fixture } from '../src/index';
+import { drivers, Harness, makeClip, type Fixture } from '../src/index';
 
 /** The little of the official SDK's (untyped, CommonJS) surface this test uses. */
 type Callback = (err: unknown, body: Record<string, unknown>, status: number) => void;
@@ -42,8 +42,7 @@ describe('the official Vimeo Node SDK (@vimeo/vimeo), unmodified, against this s
     const client = new sdk.Vimeo('client-id', 'client-secret', alice.token);
     const first = join(dir, 'first.mp4');
     const second = join(dir, 'second.mp4');
-    const v1 = tinyMp4({ seconds: 5, width: 320, height: 240, payload: 2000 });
-    const v2 = tinyMp4({ seconds: 9, width: 640, height: 480, payload: 3000 });
+    const [v1, v2] = await Promise.all([makeClip({ width: 320, height: 240, seconds: 2 }), makeClip({ width: 426, height: 240, seconds: 1 })]);
     writeFileSync(first, v1);
     writeFileSync(second, v2);
     const uri = await new Promise<string>((resolve, reject) => client.upload(first, { name: 'From the SDK' }, resolve, () => {}, reject));
@@ -53,12 +52,17 @@ describe('the official Vimeo Node SDK (@vimeo/vimeo), unmodified, against this s
         client.request({ method: 'GET', path: uri }, (err, body) => (err ? reject(err) : resolve(body))),
       );
     const uploaded = await read();
-    assert.deepEqual([uploaded.name, uploaded.status, uploaded.duration, uploaded.width, uploaded.height], ['From the SDK', 'available', 5, 320, 240]);
+    assert.deepEqual([uploaded.name, uploaded.status, uploaded.duration, uploaded.width, uploaded.height], ['From the SDK', 'transcode_starting', 2, 320, 240]);
     assert.equal((uploaded.upload as { size: number }).size, v1.length);
+    assert.equal(await h.settle(), 1);
+    assert.equal((await read()).status, 'available');
     const replaced = await new Promise<string>((resolve, reject) => client.replace(second, uri, { file_name: 'second.mp4' }, resolve, () => {}, reject));
     assert.equal(replaced, uri);
+    const during = await read();
+    assert.deepEqual([during.status, (during.transcode as { status: string }).status, during.width], ['available', 'in_progress', 320], 'the first file plays on');
+    assert.equal(await h.settle(), 1);
     const after = await read();
-    assert.deepEqual([after.status, after.duration, after.width, after.height], ['available', 9, 640, 480]);
+    assert.deepEqual([after.status, after.duration, after.width, after.height], ['available', 1, 426, 240]);
     const file = await fetch(`${h.server.url}${uri}/file`);
     assert.deepEqual(Buffer.from(await file.arrayBuffer()), v2);
   });

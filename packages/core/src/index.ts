@@ -31,10 +31,15 @@ export { objectFields, toJsonSchema, type JsonSchema } from './docs/struct-walk'
 export { accounts, contentRatings, licenses, privacyViews } from './catalog/content';
 export { isoTime } from './representations/common';
 export type { BlobStore, BlobInfo, ByteRange, ReadAt, BlobAccess } from './blobs/blob-store';
-export { probe, type Probe } from './media/probe';
-export { openUpload, finishUpload, failUpload, newBlobKey, stagingKey, type OpenUpload, type FinishedUpload } from './uploads/uploads';
+export { openUpload, finishUpload, failUpload, newBlobKey, stagingKey, type OpenUpload, type FinishedUpload, type UploadFiles } from './uploads/uploads';
+export type { VideoProbe, Rendition, TranscodeResult } from './media/media-tools';
+export { createWorker, PermanentJobError, type Worker, type WorkerOptions, type JobHandler } from './jobs/worker';
+export { transcodeHandler, transcodeKind, type TranscodeDeps } from './jobs/transcode-job';
+export { enqueue, claimJob, heartbeat, markDone, markFailed, release, stillHeld, backoffSeconds } from './jobs/queue';
+export { webhookKind, type DeliveryPayload, type WebhookRecord } from './domain/webhooks';
+export type { JobRecord } from './jobs/job-records';
 export { uploadFormPage } from './uploads/form-page';
-export type { VideoFile } from './records';
+export type { RenditionSet, VideoFile } from './records';
 export { isPrivateAddress } from './uploads/addresses';
 export { seedPopulation, type PopulationSummary, type SeedContext, type Busiest } from './population/seed-population';
 export { populationOptions, maxTagVocabulary, type PopulationOptions } from './population/options';

@@ -106,8 +106,12 @@ export type VideoRecord = {
     /** When the upload link stops working (ISO time). */
     expires?: string | null;
   };
-  /** The playable file, once an upload completed (absent on records from before uploads). */
+  /** The uploaded file, once an upload completed (absent on records from before uploads). */
   file?: VideoFile | null;
+  /** What the file was transcoded to, once a transcode of it completed. */
+  renditions?: RenditionSet | null;
+  /** Why the last transcode failed for good (shown to the owner with `transcode_error`). */
+  transcode_error?: string | null;
   status: string;
   transcode_status: string;
   duration: number;
@@ -137,6 +141,16 @@ export type VideoRecord = {
   created_time: string;
   modified_time: string;
   release_time: string;
+}
+
+/** A video's renditions in the blob store, under `key`: MP4 files and HLS playlists. */
+export interface RenditionSet {
+  key: string;
+  /** The file they were made from (`VideoFile.key`). */
+  source: string;
+  master: string;
+  list: import('./media/media-tools').Rendition[];
+  time: string;
 }
 
 /** A video's file in the blob store, with what the probe found. */
@@ -222,6 +236,8 @@ export type VideoVersionRecord = {
   video_id: string;
   file_name: string;
   upload: { approach: string; link: string | null; size: number | null; status: string; secret?: string | null; expires?: string | null };
+  /** The uploaded replacement, while it is transcoded; it becomes the video's file when its renditions are ready. */
+  file?: VideoFile | null;
   created_time: string;
 };
 

@@ -26,9 +26,9 @@ export class FsBlobStore implements BlobStore, BlobAccess {
     this.root = resolve(root);
   }
 
-  /** The file of `key`; keys are relative paths of [\w-] segments, nothing else. */
+  /** The file of `key`; keys are relative paths of [\w-] words joined by single dots (`720p.mp4`), nothing else (no `..`). */
   path(key: string): string {
-    if (!/^[\w-]+(\/[\w-]+)*$/.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
+    if (!/^[\w-]+(\.[\w-]+)*(\/[\w-]+(\.[\w-]+)*)*$/.test(key)) throw new Error(`invalid blob key ${JSON.stringify(key)}`);
     return join(this.root, ...key.split('/'));
   }
 

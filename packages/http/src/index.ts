@@ -3,3 +3,4 @@ export { serve, closeOnSignals, type ServeOptions, type RunningServer } from './
 export type { CorsOrigins } from './cors';
 export * from './client/index';
 export { FsBlobStore } from './fs-blob-store';
+export { startWorker, transcodeConcurrency, type WorkerStartOptions } from './worker';

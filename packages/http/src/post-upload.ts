@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
-import { ApiError, finishUpload, newBlobKey, stagingKey, uploadFormPage, type Service } from '@reelbase/core';
+import { ApiError, finishUpload, newBlobKey, stagingKey, uploadFormPage, type MediaTools, type Service } from '@reelbase/core';
 import type { FsBlobStore } from './fs-blob-store';
 import { linkId, openLink, refuse, type Write } from './upload-link';
 
@@ -12,7 +12,7 @@ export const postPath = '/uploads/post';
  * core finishes the upload, and the browser is redirected to upload.redirect_url when given.
  * A GET of the link shows the form as a page of its own.
  */
-export function createPostHandler(service: Service, blobs: FsBlobStore, write: Write, origin: (req: IncomingMessage) => string) {
+export function createPostHandler(service: Service, blobs: FsBlobStore, media: MediaTools, write: Write, origin: (req: IncomingMessage) => string) {
   const fail = (req: IncomingMessage, res: ServerResponse, e: ApiError) => refuse(service, write, req, res, e);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const id = linkId(req, postPath);
@@ -64,7 +64,7 @@ export function createPostHandler(service: Service, blobs: FsBlobStore, write: W
     }
     let status: string;
     try {
-      const done = await finishUpload(service, id, result, blobs.reader(key));
+      const done = await finishUpload(service, id, result, { blobs, media });
       for (const k of done.discard) await blobs.deleteTree(k);
       status = done.status;
     } catch (e) {

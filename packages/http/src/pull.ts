@@ -1,6 +1,6 @@
-import { lookup } from 'node:dns/promises';
 import { Readable } from 'node:stream';
-import { ApiError, failUpload, finishUpload, isPrivateAddress, newBlobKey, openUpload, type Service } from '@reelbase/core';
+import { ApiError, failUpload, finishUpload, newBlobKey, openUpload, type MediaTools, type Service } from '@reelbase/core';
+import { refusedUrl } from './public-address';
 import type { FsBlobStore } from './fs-blob-store';
 import type { UploadSlots } from './upload-slots';
 
@@ -12,20 +12,14 @@ class PullError extends Error {}
  * the upload. Any failure becomes the upload's error (`uploading_error`), never a crash. It waits
  * for an upload slot first: nobody waits on its answer, so it queues rather than being refused.
  */
-export async function runPull(service: Service, blobs: FsBlobStore, task: { upload: string; link: string }, slots: UploadSlots): Promise<void> {
+export async function runPull(service: Service, blobs: FsBlobStore, media: MediaTools, task: { upload: string; link: string }, slots: UploadSlots): Promise<void> {
   const key = newBlobKey(task.upload.split(/[.-]/)[0]);
   const release = await slots.take();
   try {
     const open = await openUpload(service, task.upload);
     const url = new URL(task.link);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PullError('only http and https links can be pulled');
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    const addresses = await lookup(host, { all: true }).catch(() => {
-      throw new PullError(`cannot resolve ${host}`);
-    });
-    if (!service.config.pullAllowPrivate && addresses.some((a) => isPrivateAddress(a.address))) {
-      throw new PullError(`${host} is a loopback or private address`);
-    }
+    const refused = await refusedUrl(url, service.config.pullAllowPrivate);
+    if (refused) throw new PullError(refused);
     const res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(service.config.pullTimeoutMs) }).catch((e: Error) => {
       throw new PullError(`fetching the link failed: ${e.message}`);
     });
@@ -46,7 +40,7 @@ export async function runPull(service: Service, blobs: FsBlobStore, task: { uplo
       body.destroy();
       throw e instanceof PullError ? e : new PullError(`fetching the link failed: ${e.message}`);
     });
-    const done = await finishUpload(service, task.upload, info, blobs.reader(key));
+    const done = await finishUpload(service, task.upload, info, { blobs, media });
     for (const k of done.discard) await blobs.deleteTree(k);
   } catch (e) {
     await blobs.delete(key).catch(() => undefined);

@@ -9,6 +9,7 @@ import { runPull } from './pull';
 import { createPostHandler, createStreamHandler, postPath, streamPath } from './post-upload';
 import { UploadSlots, uploadsBusy } from './upload-slots';
 import { jsonPayload } from './json-payload';
+import { isStaticAsset, sendStaticAsset } from './static-assets';
 
 export interface ListenerOptions {
   /** Largest request body accepted; larger → 413. Default 1 MiB. */
@@ -28,11 +29,11 @@ export function createRequestListener(service: Service, options: ListenerOptions
   const cors = options.cors ?? '*';
   const trustProxy = options.trustProxy ?? false;
   const blobs = new FsBlobStore(options.filesDir ?? 'files');
-  const media = options.media ?? createMediaTools();
+  const media: MediaTools = options.media ?? createMediaTools();
   const slots = new UploadSlots(service.config.maxConcurrentUploads);
   const send = (res: ServerResponse, answer: ServiceResponse) => write(res, answer, {}, false);
-  const tus = createTusHandler(service, blobs, send);
-  const post = createPostHandler(service, blobs, send, (req) => origin(req, trustProxy));
+  const tus = createTusHandler(service, blobs, media, send);
+  const post = createPostHandler(service, blobs, media, send, (req) => origin(req, trustProxy));
   const stream = createStreamHandler(service, blobs, send);
   /** An upload link: the request moving bytes (`moves`) needs a free upload slot before it reads any. */
   const upload = async (req: IncomingMessage, res: ServerResponse, moves: boolean, handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => {
@@ -57,6 +58,8 @@ export function createRequestListener(service: Service, options: ListenerOptions
       res.writeHead(204, preflightHeaders(req, cors)).end();
       return;
     }
+    // The player's scripts (hls.js and ours): files of this package, not the service's.
+    if (isStaticAsset(method, url)) return sendStaticAsset(req, res);
     let answer: ServiceResponse;
     // A file sent to a media link may be larger than parameters are; core says how large, and what to answer beyond.
     const fileLimit = hasBody(req) ? service.bodyLimit(method, url) : undefined;
@@ -86,7 +89,7 @@ export function createRequestListener(service: Service, options: ListenerOptions
       return;
     }
     write(res, answer, { ...corsHeaders(req, cors) }, method === 'HEAD');
-    for (const task of answer.tasks ?? []) if (task.kind === 'pull') void runPull(service, blobs, task, slots);
+    for (const task of answer.tasks ?? []) if (task.kind === 'pull') void runPull(service, blobs, media, task, slots);
   };
 }
 

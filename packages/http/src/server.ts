@@ -2,10 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Service } from '@reelbase/core';
 import { createRequestListener, type ListenerOptions } from './request-listener';
+import { startWorker, type WorkerStartOptions } from './worker';
 
 export interface ServeOptions extends ListenerOptions {
   port?: number;
   host?: string;
+  /** The embedded transcode worker: on by default; false leaves the jobs to `reelbase worker` processes. */
+  worker?: boolean | Omit<WorkerStartOptions, 'filesDir' | 'media'>;
 }
 
 export interface RunningServer {
@@ -32,6 +35,7 @@ export async function serve(service: Service, options: ServeOptions = {}): Promi
     server.once('error', reject);
     server.listen(options.port ?? 8080, options.host ?? '127.0.0.1', () => resolve());
   });
+  const worker = options.worker === false ? null : startWorker(service, { ...(options.worker === true ? {} : options.worker), filesDir: options.filesDir, media: options.media });
   const { port, address, family } = server.address() as AddressInfo;
   const host = family === 'IPv6' ? `[${address}]` : address;
   let closing: Promise<void> | undefined;
@@ -45,6 +49,8 @@ export async function serve(service: Service, options: ServeOptions = {}): Promi
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        // A running job is given back unfinished: the next worker starts it over.
+        await worker?.stop();
         await service.close();
       })();
       return closing;

@@ -1,13 +1,25 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { delimiter, join } from 'node:path';
+import { basename, delimiter, join } from 'node:path';
 
-export interface FfmpegLocation {
+/** The two FFmpeg programs reelbase runs. */
+export type ToolName = 'ffmpeg' | 'ffprobe';
+
+export interface ToolLocation {
   path: string;
-  /** Where it was found: `REELBASE_FFMPEG`, the PATH, or the `@ffmpeg-installer/ffmpeg` package. */
+  /** Where it was found: its variable (`REELBASE_FFMPEG`, `REELBASE_FFPROBE`), the PATH, or its npm package. */
   source: 'env' | 'path' | 'npm';
 }
+
+/** The name `findFfmpeg` has always answered with. */
+export type FfmpegLocation = ToolLocation;
+
+/** Where each program is looked for after the PATH: a static build a package installs from npm. */
+const tools: Record<ToolName, { variable: string; npm: string }> = {
+  ffmpeg: { variable: 'REELBASE_FFMPEG', npm: '@ffmpeg-installer/ffmpeg' },
+  ffprobe: { variable: 'REELBASE_FFPROBE', npm: '@ffprobe-installer/ffprobe' },
+};
 
 const isExecutableFile = (path: string): boolean => {
   try {
@@ -18,30 +30,44 @@ const isExecutableFile = (path: string): boolean => {
   }
 };
 
-/** The ffmpeg `env` points to, unmemoised (tests pass their own environment). */
-export function findFfmpeg(env: NodeJS.ProcessEnv): FfmpegLocation | null {
-  const configured = env.REELBASE_FFMPEG;
+/** The program `env` points to, unmemoised (tests pass their own environment): its variable, the PATH, then npm's build. */
+export function findTool(name: ToolName, env: NodeJS.ProcessEnv): ToolLocation | null {
+  const { variable, npm } = tools[name];
+  const configured = env[variable];
   if (configured && isExecutableFile(configured)) return { path: configured, source: 'env' };
-  const name = process.platform === 'win32' ? 'ffmpeg.exe' : 'ffmpeg';
+  const file = process.platform === 'win32' ? `${name}.exe` : name;
   for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir && isExecutableFile(join(dir, name))) return { path: join(dir, name), source: 'path' };
+    if (dir && isExecutableFile(join(dir, file))) return { path: join(dir, file), source: 'path' };
   }
   try {
-    // The package throws (a string) at import on platforms it has no binary for.
-    const installed: { path: string } = createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg');
+    // Both packages throw at import on platforms they have no binary for.
+    const installed: { path: string } = createRequire(import.meta.url)(npm);
     if (isExecutableFile(installed.path)) return { path: installed.path, source: 'npm' };
   } catch {
-    // No usable npm build: the caller reports that no ffmpeg was found.
+    // No usable npm build: the caller reports that none was found.
   }
   return null;
 }
 
-let memo: FfmpegLocation | null | undefined;
+export const findFfmpeg = (env: NodeJS.ProcessEnv): ToolLocation | null => findTool('ffmpeg', env);
+export const findFfprobe = (env: NodeJS.ProcessEnv): ToolLocation | null => findTool('ffprobe', env);
 
-/** The ffmpeg this process uses, looked up once: `REELBASE_FFMPEG`, then the PATH, then npm's build. */
-export function resolveFfmpeg(): FfmpegLocation | null {
-  if (memo === undefined) memo = findFfmpeg(process.env);
-  return memo;
+const memo = new Map<ToolName, ToolLocation | null>();
+
+/** The program this process uses, looked up once in `process.env`. */
+export function resolveTool(name: ToolName): ToolLocation | null {
+  if (!memo.has(name)) memo.set(name, findTool(name, process.env));
+  return memo.get(name)!;
+}
+
+export const resolveFfmpeg = (): ToolLocation | null => resolveTool('ffmpeg');
+export const resolveFfprobe = (): ToolLocation | null => resolveTool('ffprobe');
+
+/** `given`, else the resolved program's path; a plain error saying how to provide one when there is none. */
+export function toolPath(name: ToolName, given?: string): string {
+  const path = given ?? resolveTool(name)?.path;
+  if (!path) throw new Error(`No ${name} found: set ${tools[name].variable}, put ${name} on the PATH or install ${tools[name].npm}.`);
+  return path;
 }
 
 export interface FfmpegRun {
@@ -54,8 +80,8 @@ export interface FfmpegRun {
 const maxOutput = 64 * 1024 * 1024;
 
 /**
- * Runs ffmpeg (no shell) and answers how it exited, whatever the code. Rejects only when it
- * could not run: missing binary, timeout, or output past `maxOutput`.
+ * Runs ffmpeg or ffprobe (no shell) and answers how it exited, whatever the code. Rejects only
+ * when it could not run: missing binary, timeout, or output past `maxOutput`.
  */
 export function runFfmpeg(path: string, args: string[], timeoutMs = 30_000): Promise<FfmpegRun> {
   return new Promise((resolve, reject) => {
@@ -63,16 +89,18 @@ export function runFfmpeg(path: string, args: string[], timeoutMs = 30_000): Pro
     execFile(path, args, options, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') {
         const why = error.killed && error.code == null ? `timed out after ${timeoutMs / 1000} s` : error.message;
-        reject(new Error(`ffmpeg (${path}) ${why}`, { cause: error }));
+        reject(new Error(`${basename(path)} (${path}) ${why}`, { cause: error }));
       } else resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr: stderr.toString() });
     });
   });
 }
 
-/** The first line of `ffmpeg -version`, e.g. for a start-up line. */
-export async function ffmpegVersion(path: string): Promise<string> {
+/** The first line of `<program> -version` (ffmpeg or ffprobe), e.g. for a start-up line. */
+export async function toolVersion(path: string): Promise<string> {
   const run = await runFfmpeg(path, ['-version'], 10_000);
   const first = run.stdout.toString().split('\n', 1)[0].trim();
-  if (run.code !== 0 || !first) throw new Error(`ffmpeg (${path}) -version failed: ${run.stderr.trim() || `exit code ${run.code}`}`);
+  if (run.code !== 0 || !first) throw new Error(`${path} -version failed: ${run.stderr.trim() || `exit code ${run.code}`}`);
   return first;
 }
+
+export const ffmpegVersion = toolVersion;

@@ -1,8 +1,12 @@
+import { mkdir } from 'node:fs/promises';
 import { toWebVtt } from './captions';
-import { resolveFfmpeg } from './ffmpeg';
+import { toolPath } from './ffmpeg';
 import { extractFrame } from './frames';
 import { prepareImage, renderImage } from './images';
 import { createPlaceholders } from './placeholders';
+import { ladder } from './ladder';
+import { probe, type VideoProbe } from './probe';
+import { transcode, type TranscodeResult } from './transcode';
 
 /** What an uploaded image was, before it became a master. */
 export interface ImageInfo {
@@ -23,13 +27,19 @@ export interface MediaTools {
   placeholder(kind: 'portrait' | 'thumbnail' | 'logo', width: number, height: number): Promise<Uint8Array>;
   /** A JPEG of the video frame `seconds` in, or the last frame when that is past the end. */
   frame(path: string, seconds: number): Promise<Uint8Array>;
+  /** What ffprobe says about a video: container, MIME type, duration, display size, codecs. */
+  probe(path: string): Promise<VideoProbe>;
+  /** `transcode` of the whole `ladder` of a source `probe` described, under the fresh directory `outDir`. */
+  transcode(input: string, outDir: string, o: { source: VideoProbe; signal?: AbortSignal; onProgress?: (seconds: number) => void }): Promise<TranscodeResult>;
   /** WebVTT text from a WebVTT or SRT file. */
   toWebVtt(bytes: Uint8Array): string;
 }
 
 export interface MediaToolsOptions {
-  /** The ffmpeg binary for `frame`; by default `resolveFfmpeg()`'s, looked up at the first frame. */
+  /** The ffmpeg binary for `frame` and `transcode`; by default `resolveFfmpeg()`'s, looked up at the first frame. */
   ffmpegPath?: string;
+  /** The ffprobe binary for `probe` and `transcode`; by default `resolveFfprobe()`'s. */
+  ffprobePath?: string;
 }
 
 export function createMediaTools(options: MediaToolsOptions = {}): MediaTools {
@@ -37,12 +47,22 @@ export function createMediaTools(options: MediaToolsOptions = {}): MediaTools {
     prepareImage,
     renderImage,
     placeholder: createPlaceholders(),
-    frame(path, seconds) {
-      const ffmpeg = options.ffmpegPath ?? resolveFfmpeg()?.path;
-      if (!ffmpeg) {
-        return Promise.reject(new Error('No ffmpeg found: set REELBASE_FFMPEG, put ffmpeg on the PATH or install @ffmpeg-installer/ffmpeg.'));
-      }
-      return extractFrame(ffmpeg, path, seconds);
+    async frame(path, seconds) {
+      return extractFrame(toolPath('ffmpeg', options.ffmpegPath), path, seconds);
+    },
+    probe: (path) => probe(path, { ffprobe: options.ffprobePath }),
+    // The caller names a fresh directory; it is made here, as core has no filesystem of its own.
+    transcode: async (input, outDir, { source, signal, onProgress }) => {
+      await mkdir(outDir, { recursive: true });
+      return transcode(input, outDir, {
+        rungs: ladder(source),
+        hasAudio: source.hasAudio,
+        fps: source.fps,
+        signal,
+        onProgress,
+        ffmpeg: options.ffmpegPath,
+        ffprobe: options.ffprobePath,
+      });
     },
     toWebVtt,
   };

@@ -37,6 +37,15 @@ export function compileFindOne(tables: PgTables, table: PgTable, where: Filter, 
   return { sql, params: params.values };
 }
 
+/** Up to `limit` matches in order, locked for the transaction; rows other transactions hold are skipped. */
+export function compileLockNext(tables: PgTables, table: PgTable, where: Filter, orderBy: FindOptions['orderBy'], limit: number): Statement {
+  const params = newParams();
+  const sql =
+    `SELECT id, ${DOC_COLUMN} FROM ${table.sql}${compileWhere(tables, table, where, params)} ORDER BY ${compileOrderBy(pgDialect, table, orderBy)}` +
+    ` LIMIT ${params.bind(limit)} FOR UPDATE SKIP LOCKED`;
+  return { sql, params: params.values };
+}
+
 export function compileCount(tables: PgTables, table: PgTable, where: Filter | undefined): Statement {
   const params = newParams();
   return { sql: `SELECT count(*) AS n FROM ${table.sql}${compileWhere(tables, table, where, params)}`, params: params.values };

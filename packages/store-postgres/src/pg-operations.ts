@@ -10,7 +10,7 @@ import {
   type OrderBy,
 } from '@reelbase/core';
 import { encodeDoc, INCOMPARABLE, mergePatch, quote, type Body } from '@reelbase/core/sql';
-import { compileCount, compileDeleteWhere, compileFind, compileFindOne } from './compile-query';
+import { compileCount, compileDeleteWhere, compileFind, compileFindOne, compileLockNext } from './compile-query';
 import { DOC_COLUMN, type PgTable, type PgTables } from './pg-columns';
 import { sqlState, type Executor, type Row, type TransactionExecutor } from './pg-types';
 import { columnValue, columnValues, decodeRow, filterValue } from './row-codec';
@@ -112,6 +112,11 @@ export class Operations {
     const items = rows.map((row) => decodeRow<T>(row));
     if (rows.length > 0) return { items, total: Number(rows[0].total) };
     return { items, total: offset === 0 && limit !== 0 ? 0 : await this.count(db, collection, options.where) };
+  }
+
+  async lockNext<T extends Doc>(db: Executor, collection: string, where: Filter, orderBy: OrderBy[], limit: number): Promise<T[]> {
+    const { sql, params } = compileLockNext(this.tables, this.table(collection), where, orderBy, limit);
+    return (await db.query<Row>(sql, params)).rows.map((row) => decodeRow<T>(row));
   }
 
   async findOne<T extends Doc>(db: Executor, collection: string, where: Filter, orderBy?: OrderBy[]): Promise<T | null> {

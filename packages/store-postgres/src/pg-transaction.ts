@@ -130,6 +130,10 @@ export class PgTransaction implements Store, Holder {
     return this.#ops().find<T>(this.state, collection, options);
   }
 
+  async lockNext<T extends Doc = Doc>(collection: string, where: Filter, orderBy: OrderBy[], limit: number): Promise<T[]> {
+    return this.#ops().lockNext<T>(this.state, collection, where, orderBy, limit);
+  }
+
   async findOne<T extends Doc = Doc>(collection: string, where: Filter, orderBy?: OrderBy[]): Promise<T | null> {
     return this.#ops().findOne<T>(this.state, collection, where, orderBy);
   }

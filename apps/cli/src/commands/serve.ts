@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { createToken, createUser, parseScopes, type Service, type UserRecord } from '@reelbase/core';
-import { closeOnSignals, serve, type CorsOrigins } from '@reelbase/http';
+import { closeOnSignals, serve, transcodeConcurrency, type CorsOrigins } from '@reelbase/http';
+import { transcodingLine } from '../transcoding-line';
 import { cwdOf, envOf, fromEnv, openService } from '../context';
 import { jsonCeilingWarning } from '../json-ceiling';
 import { storeSpecFrom } from '../store-spec';
@@ -14,6 +15,7 @@ interface ServeOptions {
   store?: string;
   cors?: string;
   trustProxy?: boolean;
+  worker?: boolean;
 }
 
 /** `reelbase serve`: the HTTP API on a store; a store without users gets an `admin` and a one-time token. */
@@ -29,6 +31,7 @@ export function registerServe(program: Command, io: CliIo): void {
       '--trust-proxy',
       'behind a load balancer or reverse proxy: take the client address (rate limits) from the last X-Forwarded-For entry and link origins from X-Forwarded-Proto/Host (env REELBASE_TRUST_PROXY=1)',
     )
+    .option('--no-worker', 'run no transcode worker in this process (leave the jobs to `reelbase worker` processes)')
     .action(async (opts: ServeOptions) => {
       const env = envOf(io);
       const port = parsePort(opts.port ?? fromEnv(env, 'PORT') ?? '8080');
@@ -39,7 +42,7 @@ export function registerServe(program: Command, io: CliIo): void {
       const { service, target, filesDir } = await openService(io, opts.store);
       let running;
       try {
-        running = await serve(service, { port, host, cors, filesDir, trustProxy });
+        running = await serve(service, { port, host, cors, filesDir, trustProxy, worker: opts.worker === false ? false : { concurrency: transcodeConcurrency(env) } });
       } catch (e) {
         await service.close();
         throw new Error(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
@@ -52,6 +55,7 @@ export function registerServe(program: Command, io: CliIo): void {
         throw e;
       }
       line(io.stdout, `reelbase serving ${running.url} (store ${target})`);
+      line(io.stdout, opts.worker === false ? 'No transcode worker here: run `reelbase worker` beside it.' : await transcodingLine(transcodeConcurrency(env)));
       const tooBig = await jsonCeilingWarning(storeSpecFrom(opts.store, env, cwdOf(io)));
       if (tooBig) line(io.stderr, tooBig);
       // The store as `target` names it: a database password never reaches the terminal.

@@ -47,7 +47,7 @@ export function registerUsers(program: Command, io: CliIo): void {
 
 /** The User representation as the user themselves sees it, at the latest version. */
 export const userRepresentation = async (service: Service, user: UserRecord) =>
-  representUser(user, { baseUrl: service.config.baseUrl, version: [3, 4, 0], viewer: user, links: await loadLinkSigner(service.store, service.now()) }) as Record<
+  representUser(user, { baseUrl: service.config.baseUrl, version: [3, 4, 0], viewer: user, links: await loadLinkSigner(service.store, service.now()), now: service.now() }) as Record<
     string,
     unknown
   > & { uri: string; link: string };

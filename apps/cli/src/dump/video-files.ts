@@ -1,24 +1,30 @@
 import { existsSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Doc, VideoFile } from '@reelbase/core';
+import type { Doc, RenditionSet, VideoFile } from '@reelbase/core';
 import { FsBlobStore } from '@reelbase/http';
 import type { DumpSink } from './dump-format';
 
 /**
  * Video files are not part of a dump: they are blobs in the files directory, named by the
- * `file.key` of their `videos` document. These helpers count them as a dump streams by, check
+ * `file.key` and `renditions` of their `videos` document. These helpers count them as a dump streams by, check
  * them in a target's files directory, and copy that directory for `migrate`.
  */
 
-const fileOf = (collection: string, doc: Doc): VideoFile | undefined => {
-  const file = collection === 'videos' ? (doc.file as VideoFile | null | undefined) : undefined;
-  return file && typeof file.key === 'string' && typeof file.size === 'number' ? file : undefined;
+/** The files a document names: a video's upload and each of its renditions (their MP4s; playlists and segments live beside them). */
+const filesOf = (collection: string, doc: Doc): { key: string; size: number }[] => {
+  if (collection !== 'videos') return [];
+  const file = doc.file as VideoFile | null | undefined;
+  const renditions = doc.renditions as RenditionSet | null | undefined;
+  return [
+    ...(file && typeof file.key === 'string' && typeof file.size === 'number' ? [file] : []),
+    ...(renditions?.list ?? []).map((r) => ({ key: `${renditions!.key}/${r.file}`, size: r.size })),
+  ];
 };
 
 /** Counts the video files a dump references as it streams by; with a directory, also those it lacks. */
 export class VideoFileTally {
-  /** Videos with a file. */
+  /** Files the videos name: uploads and renditions. */
   files = 0;
   bytes = 0;
   /** Of those, how many `filesDir` lacks (0 without one). */
@@ -34,9 +40,7 @@ export class VideoFileTally {
     return {
       header: (header) => sink.header(header),
       documents: async (collection, docs) => {
-        for (const doc of docs) {
-          const file = fileOf(collection, doc);
-          if (!file) continue;
+        for (const file of docs.flatMap((doc) => filesOf(collection, doc))) {
           this.files++;
           this.bytes += file.size;
           if (this.#blobs && !(await this.#blobs.stat(file.key))) this.missing++;

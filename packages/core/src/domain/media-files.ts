@@ -62,8 +62,30 @@ export function notModified(ctx: Context<unknown>, v: Validators): Reply | null 
   return fresh ? { status: 304, headers: mediaHeaders(v) } : null;
 }
 
-/** A blob as a file answer, or null when it is not there (yet). */
+/** Small media files (image sizes, captions) kept in memory: their keys name one version of them, never rewritten. */
+const kept = new Map<string, Uint8Array>();
+const keepUpTo = 256 * 1024;
+let keptBytes = 0;
+const keptMax = 64 * 1024 * 1024;
+
+/**
+ * A blob as an answer, or null when it is not there (yet). A small one is read once and then
+ * answered from memory (an image size is asked for far more often than it changes: never); a
+ * large one is streamed by the transport, with ranges.
+ */
 export async function blobReply(blobs: BlobAccess, key: string, type: string, v: Validators): Promise<Reply | null> {
+  const known = kept.get(key);
+  if (known) return { status: 200, headers: mediaHeaders(v), bytes: { data: known, type } };
   const info = await blobs.stat(key);
-  return info ? { status: 200, headers: mediaHeaders(v), file: { key, size: info.size, type } } : null;
+  if (!info) return null;
+  if (info.size > keepUpTo) return { status: 200, headers: mediaHeaders(v), file: { key, size: info.size, type } };
+  const data = await blobs.reader(key)(0, info.size);
+  // A bounded memory: forgotten whole rather than tracked by use.
+  if (keptBytes + data.length > keptMax) {
+    kept.clear();
+    keptBytes = 0;
+  }
+  kept.set(key, data);
+  keptBytes += data.length;
+  return { status: 200, headers: mediaHeaders(v), bytes: { data, type } };
 }

@@ -8,8 +8,8 @@ export type CspDirectives = Record<string, readonly string[]>;
 
 /**
  * The headers of an HTML page the service serves (the player, the upload form): a CSP that allows
- * nothing the page does not list (no script at all), no MIME sniffing, and no Referer, because
- * these pages' URLs can carry a video password or an upload capability.
+ * nothing the page does not list (no script unless it lists `script-src`), no MIME sniffing, and
+ * no Referer, because these pages' URLs can carry a video password or an upload capability.
  */
 export function pageHeaders(directives: CspDirectives): Record<string, string> {
   const all: CspDirectives = { 'default-src': ["'none'"], 'base-uri': ["'none'"], 'form-action': ["'none'"], ...directives };

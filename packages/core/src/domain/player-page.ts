@@ -16,8 +16,15 @@ export interface PlayerPageInput {
   video: VideoRecord;
   /** The video's embed settings with its preset applied (`effectiveEmbed`). */
   embed: EmbedSettings;
-  /** The video file. */
+  /**
+   * What the `<video>` plays without script: with renditions, the largest progressive one up to
+   * 720p (the fallback for browsers with neither native HLS nor MediaSource); before them, the file.
+   */
   src: string;
+  /** The master playlist, once the video has renditions: the page then carries `scripts`. */
+  hls: string | null;
+  /** The player's scripts, absolute (`playerScripts` on the page's server), when there is `hls`. */
+  scripts: readonly string[];
   poster: string | null;
   owner: { name: string; portrait: string | null } | null;
   tracks: readonly PlayerTrack[];
@@ -30,6 +37,12 @@ export interface PlayerPageInput {
 }
 
 const title = ['name', 'owner', 'portrait'] as const;
+
+/**
+ * The scripts a player with an HLS stream loads, in order: hls.js and ours, which picks native HLS,
+ * hls.js or the progressive `src`. The transport serves them (@reelbase/http's static-assets.ts).
+ */
+export const playerScripts = ['/static/player/hls.min.js', '/static/player/player.js'] as const;
 
 /**
  * The embed settings the player honours. A preset applies to a video whose `preset_id` names it;
@@ -61,7 +74,10 @@ const attr = (name: string, value: string | null | false | undefined): string =>
 const newTab = (href: string, cls: string, content: string): string =>
   `<a class="${cls}" href="${escapeHtml(href)}" target="_blank" rel="noopener">${content}</a>`;
 
-/** The page and its one inline style, whose hash the CSP allows (the page has no script). */
+/**
+ * The page and its one inline style, whose hash the CSP allows. It has no inline script; with an
+ * HLS stream it loads `input.scripts` (deferred), which find the stream in the video's `data-hls`.
+ */
 export function playerPage(input: PlayerPageInput): { html: string; style: string } {
   const { video, embed: e, owner } = input;
   const color = /^#?[0-9a-fA-F]{3,8}$/.test(e.color ?? '') ? `#${e.color.replace(/^#/, '')}` : '#00adef';
@@ -73,9 +89,9 @@ export function playerPage(input: PlayerPageInput): { html: string; style: strin
     shows('owner') && owner ? `<p class="owner">${escapeHtml(owner.name)}</p>` : '',
   ].join('');
 
-  // Buttons: fullscreen and download map to controlslist; hd and scaling mean nothing with one
-  // rendition. like and watchlater need an authenticated API call, embed a panel to copy the code
-  // from: all take script, so they are left out. share is a plain link to the video's own page.
+  // Buttons: fullscreen and download map to controlslist; hd and scaling would be a quality menu,
+  // where hls.js picks the rendition itself. like and watchlater need an authenticated API call,
+  // embed a panel to copy the code from: they are left out. share is a plain link to the video's page.
   const controlsList = [!e.buttons?.fullscreen && 'nofullscreen', !input.download && 'nodownload'].filter(Boolean).join(' ');
   // playbar false: no controls at all (the browser's context menu can still play the video).
   const controls = e.playbar === false ? '' : ` controls${attr('controlslist', controlsList || null)}`;
@@ -113,15 +129,19 @@ header{position:absolute;top:0;left:0;padding:8px;display:flex;gap:8px;align-ite
     e.volume === false ? '\nvideo::-webkit-media-controls-mute-button,video::-webkit-media-controls-volume-slider{display:none}' : ''
   }`;
   const size = video.width ? ` width="${video.width}" height="${video.height}"` : '';
+  // With a stream, nothing loads before the viewer plays: the script would replace the file the
+  // browser started on, and a fetch from the first byte (or of the master playlist) counts a play.
+  const preload = input.hls ? 'none' : 'metadata';
+  const scripts = input.hls ? input.scripts.map((s) => `\n<script src="${escapeHtml(s)}" defer></script>`).join('') : '';
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(video.name)}</title>
 <style>${style}</style></head>
 <body data-video-id="${escapeHtml(video.id)}" data-color="${color}"><div class="player">
-<video id="player" src="${escapeHtml(input.src)}" preload="metadata" playsinline${controls}${attr('poster', input.poster)}${size}>${tracks.join('')}
+<video id="player" src="${escapeHtml(input.src)}" preload="${preload}" playsinline${controls}${attr('poster', input.poster)}${size}${attr('data-hls', input.hls)}>${tracks.join('')}
 </video>
 <header>${header}</header>${corner ? `\n<div class="corner">${corner}</div>` : ''}
-</div>
+</div>${scripts}
 </body></html>
 `;
   return { html, style };

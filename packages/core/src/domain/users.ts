@@ -92,6 +92,7 @@ export const representContext = (ctx: Context<unknown>): RepresentContext => ({
   version: ctx.version,
   viewer: ctx.principal.user,
   links: ctx.links,
+  now: ctx.now(),
 });
 
 /** User representations for a page of users, with whether the caller follows each (one query). */

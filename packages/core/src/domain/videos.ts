@@ -15,6 +15,7 @@ import { assertCanView } from './visibility';
 import { leaveContainers } from './video-containers';
 import { leaveOndemandPage } from './ondemand-video-rows';
 import { leaveChannels } from './video-channels';
+import { trackLinkExpiry } from '../media/track-links';
 
 /** The video a path names (404 when missing). */
 export async function loadVideo(store: Store, id: string): Promise<VideoRecord> {
@@ -70,14 +71,16 @@ export async function representVideos(ctx: Context<unknown>, videos: VideoRecord
  * on every read, and its strings are laid out once for every serialisation after. Shared, so
  * frozen; the fresh objects of other stores are never remembered.
  */
-const publicClips = new WeakMap<VideoRecord, { owner: UserRecord; baseUrl: string; version: Version; clip: Record<string, unknown> }>();
+const publicClips = new WeakMap<VideoRecord, { owner: UserRecord; baseUrl: string; version: Version; expires: number; clip: Record<string, unknown> }>();
 
 function publicClip(video: VideoRecord, owner: UserRecord, rc: RepresentContext): Record<string, unknown> {
   if (!Object.isFrozen(video) || !Object.isFrozen(owner)) return representVideo(video, owner, rc);
   const known = publicClips.get(video);
-  if (known && known.owner === owner && known.baseUrl === rc.baseUrl && sameVersion(known.version, rc.version)) return known.clip;
+  // Its playback links are signed until a day after the day it was built: a new day builds it anew.
+  const expires = trackLinkExpiry(rc.now);
+  if (known && known.owner === owner && known.baseUrl === rc.baseUrl && known.expires === expires && sameVersion(known.version, rc.version)) return known.clip;
   const clip = deepFreeze(representVideo(video, owner, rc));
-  publicClips.set(video, { owner, baseUrl: rc.baseUrl, version: rc.version, clip });
+  publicClips.set(video, { owner, baseUrl: rc.baseUrl, version: rc.version, expires, clip });
   return clip;
 }
 

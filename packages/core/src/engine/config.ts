@@ -18,6 +18,8 @@ export interface ServiceConfig {
   uploadLinkTtlSeconds: number;
   /** Pull uploads may fetch loopback and private addresses (tests, closed networks). */
   pullAllowPrivate: boolean;
+  /** Webhooks may deliver to loopback and private addresses (tests, closed networks). */
+  webhookAllowPrivate: boolean;
   /** Pull uploads give up after this many milliseconds. */
   pullTimeoutMs: number;
   /**
@@ -43,6 +45,7 @@ export const defaultConfig: ServiceConfig = {
   uploadMaxBytes: 5 * 1024 ** 3,
   uploadLinkTtlSeconds: 24 * 3600,
   pullAllowPrivate: false,
+  webhookAllowPrivate: false,
   pullTimeoutMs: 60_000,
   rateLimit: { max: 6000, windowSeconds: 600 },
   maxConcurrentUploads: 20,

@@ -48,6 +48,8 @@ export interface Reply {
   tasks?: Task[];
   /** Bytes made in memory (a placeholder image, a playlist) to send instead of a JSON body. */
   bytes?: BytesReply;
+  /** The operation queued background jobs: this process's idle workers are woken once it commits. */
+  jobsQueued?: true;
   /** Blobs (keys, or prefixes of whole trees) no longer owned once the operation commits: removed then. */
   discard?: string[];
 }

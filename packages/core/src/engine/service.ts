@@ -37,9 +37,31 @@ export interface Service {
   readonly now: () => Date;
   /** The Error representation for a failure a transport detects itself (a body too large, say). */
   errorResponse(error: ApiError): ServiceResponse;
+  /** Tells this process's workers that work was queued (workers elsewhere find it by polling). */
+  readonly jobs: JobSignal;
   /** For a request whose body is a file: the most bytes to read, and the error for more. Undefined for every other request. */
   bodyLimit(method: string, url: string): { bytes: number; tooLarge: ApiError } | undefined;
   close(): Promise<void>;
+}
+
+/** A wake-up call for idle workers in this process. */
+export interface JobSignal {
+  notify(): void;
+  /** Answers the unsubscribe function. */
+  subscribe(listener: () => void): () => void;
+}
+
+function jobSignal(): JobSignal {
+  const listeners = new Set<() => void>();
+  return {
+    notify: () => {
+      for (const listener of listeners) listener();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
 }
 
 export function createEngine(options: ServiceOptions): Service {
@@ -48,6 +70,7 @@ export function createEngine(options: ServiceOptions): Service {
   const { store } = options;
   const route = createRouter(options.operations);
   const onError = options.onError ?? ((e: unknown) => console.error('reelbase: unexpected error', e));
+  const jobs = jobSignal();
   let signer: Promise<LinkSigner> | undefined;
   const links = (): Promise<LinkSigner> =>
     (signer ??= loadLinkSigner(store, now()).catch((e: unknown) => {
@@ -129,11 +152,13 @@ export function createEngine(options: ServiceOptions): Service {
       parsed.method === 'GET' || op.ownTransaction ? await op.handle({ ...base, store }) : await store.transaction((tx) => op.handle({ ...base, store: tx }));
     // Files the committed change let go of; a failure to remove one is reported, the answer stands.
     for (const key of reply.discard ?? []) await request.blobs?.deleteTree(key).catch((e: unknown) => onError(e, redacted(request)));
+    if (reply.jobsQueued) jobs.notify();
     return reply;
   }
 
   return {
     operations: options.operations,
+    jobs,
     config,
     store,
     now,

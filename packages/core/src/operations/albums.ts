@@ -1,6 +1,6 @@
 import { object } from 'superstruct';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
-import { created, deleted, noContent, ok, operation, updated } from '../engine/operation';
+import { created, deleted, ok, operation, updated } from '../engine/operation';
 import { since } from '../engine/versions';
 import { albumLogoKind, type AlbumRecord } from '../domain/album-records';
 import { albumFields, albumPatch, loadAlbum, loadOwnedAlbum, newAlbum, newAlbumFields, representOneAlbum } from '../domain/albums';

@@ -4,7 +4,7 @@ import { by, listParams, type ListParams } from '../engine/list';
 import { created, noContent, ok, operation, updated } from '../engine/operation';
 import { since } from '../engine/versions';
 import type { ChannelRecord } from '../domain/channel-records';
-import { channelSorts, listVisibleChannels, type ChannelSort } from '../domain/channel-lists';
+import { channelSorts, listVisibleChannels } from '../domain/channel-lists';
 import { addMember } from '../domain/channel-members';
 import { assertChannelOwner, deleteChannelRecords, loadChannel, newChannel, representOneChannel } from '../domain/channels';
 import { stripUndefined } from '../domain/patch';

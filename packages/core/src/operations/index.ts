@@ -28,6 +28,8 @@ import { watchedOperations } from './watched';
 import { mediaImageOperations } from './media-images';
 import { mediaTexttrackOperations } from './media-texttracks';
 import { placeholderOperations } from './placeholders';
+import { mediaPlayOperations } from './media-play';
+import { webhookOperations } from './webhooks';
 
 const families = [
   ...userOperations,
@@ -57,6 +59,8 @@ const families = [
   ...mediaImageOperations,
   ...mediaTexttrackOperations,
   ...placeholderOperations,
+  ...mediaPlayOperations,
+  ...webhookOperations,
 ] as readonly Operation<unknown>[];
 
 const discoverable = [...families, openapiOperation(() => operations)];

@@ -1,6 +1,6 @@
 import { boolean, object, optional } from 'superstruct';
 import { by, listParams, listReply, pageOf } from '../engine/list';
-import { created, deleted, noContent, ok, operation, updated, type Context } from '../engine/operation';
+import { created, deleted, ok, operation, updated, type Context } from '../engine/operation';
 import { since } from '../engine/versions';
 import { addMedia, deleteMedia, loadMedia, mediaOf, mediaUri, pageMedia, setMediaActive, type MediaKind } from '../domain/ondemand-media';
 import { loadOwnedPage, loadVisiblePage } from '../domain/ondemand-pages';

@@ -1,7 +1,7 @@
 import { is, object } from 'superstruct';
 import { invalidField, forbidden } from '../engine/errors';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
-import { created, deleted, noContent, ok, operation } from '../engine/operation';
+import { created, deleted, ok, operation } from '../engine/operation';
 import { since } from '../engine/versions';
 import { and, eq } from '../store/filters';
 import type { Store } from '../store/store';

@@ -3,17 +3,18 @@ import { forbidden, notFound } from '../engine/errors';
 import { by } from '../engine/list';
 import { operation, type Context } from '../engine/operation';
 import { loadVisibleVideo } from '../domain/videos';
-import type { TexttrackRecord, UserRecord, UserVideoRecord, VideoRecord } from '../records';
-import { isoTime } from '../representations/common';
+import type { TexttrackRecord, UserRecord, VideoRecord } from '../records';
 import { where } from '../store/filters';
 import { representContext } from '../domain/users';
+import { countPlay } from '../domain/plays';
 import { representUserSummary } from '../representations/user';
 import { clipPicture, videoUri } from '../representations/video';
+import { playBase } from '../media/play-links';
 import { representTexttrack } from '../representations/texttrack';
 import { representCustomLogo } from '../representations/custom-logo';
 import type { CustomLogoRecord, EmbedPresetRecord } from '../domain/embed-records';
 import { frameAncestors, inlineSource, originSource, pageHeaders } from '../domain/page-security';
-import { effectiveEmbed, playerPage, type PlayerTrack } from '../domain/player-page';
+import { effectiveEmbed, playerPage, playerScripts, type PlayerTrack } from '../domain/player-page';
 
 /**
  * Playback: the video's file (bytes streamed by the transport, with ranges) and a small player
@@ -23,30 +24,13 @@ import { effectiveEmbed, playerPage, type PlayerTrack } from '../domain/player-p
 /** The file of a visible video: 404/5006 when no upload finished yet. */
 async function playable(ctx: Context<{ password?: string }>): Promise<VideoRecord & { file: NonNullable<VideoRecord['file']> }> {
   const video = await loadVisibleVideo(ctx, ctx.path.video_id, ctx.params.password);
-  if (!video.file || video.status !== 'available') throw notFound('video file', 5006);
+  // The upload plays as it is while its renditions are made.
+  if (!video.file || !['transcode_starting', 'transcoding', 'available'].includes(video.status)) throw notFound('video file', 5006);
   return video as VideoRecord & { file: NonNullable<VideoRecord['file']> };
 }
 
 /** May the viewer download (not just play) the video? Its owner always; others when privacy.download. */
 export const mayDownload = (video: VideoRecord, viewer: UserRecord | null): boolean => viewer?.id === video.user_id || video.privacy.download;
-
-/** A play: counted once per request that starts at the first byte; the viewer's history records it. */
-async function countPlay(ctx: Context<unknown>, video: VideoRecord): Promise<void> {
-  const range = ctx.request.headers.range;
-  if (range && !/^bytes=0-/.test(range.trim())) return;
-  const viewer = ctx.principal.user;
-  const time = isoTime(ctx.now());
-  await ctx.store.transaction(async (tx) => {
-    await tx.increment<VideoRecord>('videos', video.id, 'plays', 1);
-    if (!viewer) return;
-    const row = await tx.findOne<UserVideoRecord>('watched', where({ user_id: viewer.id, video_id: video.id }));
-    if (row) await tx.update<UserVideoRecord>('watched', row.id, { created_time: time });
-    else {
-      await tx.insert<UserVideoRecord>('watched', { user_id: viewer.id, video_id: video.id, created_time: time });
-      await tx.increment('users', viewer.id, 'watched_total', 1);
-    }
-  });
-}
 
 export const getVideoFile = operation({
   id: 'videos.file.get',
@@ -80,7 +64,16 @@ export const getPlayer = operation({
     const video = await loadVisibleVideo(ctx, ctx.path.video_id, ctx.params.password);
     const owner = await ctx.store.get<UserRecord>('users', video.user_id);
     const rc = representContext(ctx);
-    const src = `${ctx.baseUrl}/videos/${video.id}/file${ctx.params.password ? `?password=${encodeURIComponent(ctx.params.password)}` : ''}`;
+    // Once transcoded: the HLS stream, and a progressive rendition for browsers that play neither
+    // (the signed links of the Clip's `play`).
+    const set = video.renditions;
+    const base = set ? playBase(ctx.baseUrl, rc.links, video.id, set, rc.now).base : null;
+    const hls = set ? `${base}/${set.master}` : null;
+    const fallback = set ? progressiveFallback(set.list) : undefined;
+    const src = fallback
+      ? `${base}/${fallback.file}`
+      : `${ctx.baseUrl}/videos/${video.id}/file${ctx.params.password ? `?password=${encodeURIComponent(ctx.params.password)}` : ''}`;
+    const scripts = hls ? playerScripts.map((path) => `${ctx.baseUrl}${path}`) : [];
     const preset = video.preset_id ? await ctx.store.get<EmbedPresetRecord>('presets', video.preset_id) : null;
     const embed = effectiveEmbed(video.embed, preset?.user_id === video.user_id ? preset.settings : null);
     const portrait = owner ? sizedLink(representUserSummary(owner, rc).pictures, 72) : null;
@@ -91,6 +84,8 @@ export const getPlayer = operation({
       video,
       embed,
       src,
+      hls,
+      scripts,
       poster,
       owner: owner ? { name: owner.name, portrait } : null,
       tracks,
@@ -100,14 +95,25 @@ export const getPlayer = operation({
     });
     const security = pageHeaders({
       'style-src': [inlineSource(page.style)],
-      // Text tracks load as media.
-      'media-src': origins([src, ...tracks.map((t) => t.src)]),
+      ...(hls ? { 'script-src': origins(scripts) } : {}),
+      // Text tracks load as media, and so does a stream played natively; hls.js plays through a
+      // MediaSource at a blob: URL, fetching playlists and segments itself.
+      'media-src': [...origins([src, hls, ...tracks.map((t) => t.src)]), ...(hls ? ['blob:'] : [])],
+      // hls.js transmuxes segments in a worker it starts from a blob: URL of its own code.
+      ...(hls ? { 'connect-src': origins([hls]), 'worker-src': ['blob:'] } : {}),
       'img-src': origins([poster, portrait, logo]),
       'frame-ancestors': await frameAncestors(ctx.store, video),
     });
     return { status: 200, headers: { 'Cache-Control': 'private, max-age=0', ...security }, html: page.html };
   },
 });
+
+/** The largest rendition up to 720p (by its short side, as rendition names go), else the smallest. */
+function progressiveFallback<R extends { width: number; height: number }>(list: readonly R[]): R | undefined {
+  const side = (r: R) => Math.min(r.width, r.height);
+  const sorted = [...list].sort((a, b) => side(a) - side(b));
+  return sorted.filter((r) => side(r) <= 720).pop() ?? sorted[0];
+}
 
 /** This server and each other origin the page loads from, once. */
 const origins = (urls: (string | null)[]): string[] => [...new Set(["'self'", ...urls.flatMap(originSource)])];

@@ -4,7 +4,8 @@ import { noContent, ok, operation, type Context, type Reply } from '../engine/op
 import { since } from '../engine/versions';
 import { representContext, targetUser } from '../domain/users';
 import { representOne } from '../domain/videos';
-import { probe } from '../media/probe';
+import { probeVideo } from '../uploads/uploads';
+import { enqueueTranscode } from '../jobs/transcode-job';
 import type { VideoRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { representUserSummary } from '../representations/user';
@@ -106,10 +107,12 @@ export const completeStreamingUpload = operation({
     const at = fresh ? staged : key;
     const info = fresh ?? (await read(key));
     if (!info) throw new ApiError(404, 5006, 'The video file does not exist.', 'No bytes were sent to the upload_link yet.');
-    const found = await probe(blobs.reader(at), info.size).catch(() => null);
+    if (!ctx.media) throw uploadServerError('No media tools are attached to this transport.');
+    const probed = await probeVideo({ blobs, media: ctx.media }, at);
+    const found = typeof probed === 'string' ? null : probed;
     if (!found) {
       await blobs.delete(at);
-      throw new ApiError(400, 2502, 'The video file format is invalid.', 'The file is not an MP4/QuickTime or WebM/Matroska video.');
+      throw new ApiError(400, 2502, 'The video file format is invalid.', probed as string);
     }
     const moved = at === key ? info : await blobs.move(staged, key).catch(() => {
       throw uploadServerError('The file could not be moved into place.');
@@ -117,14 +120,15 @@ export const completeStreamingUpload = operation({
     const saved = await ctx.store.update<VideoRecord>('videos', video.id, {
       upload: { ...video.upload, secret: null, expires: null, status: 'complete', size: moved.size },
       file: { key, size: moved.size, type: found.type },
-      duration: found.duration,
+      duration: Math.round(found.duration),
       width: found.width,
       height: found.height,
-      status: 'available',
-      transcode_status: 'complete',
+      status: 'transcode_starting',
+      transcode_status: 'in_progress',
       modified_time: isoTime(ctx.now()),
     });
-    return { status: 201, kind: 'video', headers: { Location: `/videos/${video.id}` }, body: await representOne(ctx, saved!) };
+    await enqueueTranscode(ctx.store, video.id, key, null, ctx.now());
+    return { status: 201, kind: 'video', headers: { Location: `/videos/${video.id}` }, body: await representOne(ctx, saved!), jobsQueued: true };
   },
 });
 

@@ -1,6 +1,6 @@
 import { object, optional, size, string } from 'superstruct';
 import { notFound } from '../engine/errors';
-import { deleted, noContent, ok, operation, updated } from '../engine/operation';
+import { deleted, ok, operation, updated } from '../engine/operation';
 import { deleteVideoRecords, loadVideo, loadVisibleVideo, representOne } from '../domain/videos';
 import { setVideoPreset } from '../domain/presets';
 import { targetUser } from '../domain/users';
@@ -9,6 +9,7 @@ import { assertOwner, checkVideoRules, videoPatch } from '../domain/video-write'
 import { videoFields } from '../domain/video-fields';
 import type { UserRecord, VideoRecord } from '../records';
 import { videoFilePrefixes } from '../media/image-links';
+import { emitVideoEvent } from '../domain/webhooks';
 
 const viewParams = object({ password: optional(size(string(), 1, 128)) });
 
@@ -51,11 +52,12 @@ export const deleteVideo = operation({
   async handle(ctx) {
     const video = await loadVideo(ctx.store, ctx.path.video_id);
     assertOwner(ctx, video, 'delete');
+    await emitVideoEvent(ctx.store, video, 'video.deleted', ctx.now());
     // Keeps the preset's videos_total exact.
     await setVideoPreset(ctx.store, video, null);
     await deleteVideoRecords(ctx.store, video.id);
     await ctx.store.increment('users', video.user_id, 'videos_total', -1);
-    return deleted(videoFilePrefixes(video.id));
+    return { ...deleted(videoFilePrefixes(video.id)), jobsQueued: true };
   },
 });
 

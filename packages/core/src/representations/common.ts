@@ -11,8 +11,10 @@ export interface RepresentContext {
   version: Version;
   /** The caller, to fill interactions (`added`) and owner-only fields. */
   viewer: UserRecord | null;
-  /** Signs media links (images, text tracks). */
+  /** Signs media links (images, text tracks, playback). */
   links: LinkSigner;
+  /** The request's time: expiring links (text tracks, playback) are signed until a day after it. */
+  now: Date;
 }
 
 /** ISO 8601 with an explicit offset, second precision: `2026-01-02T03:04:05+00:00` (toISOString always ends in `.sssZ`). */

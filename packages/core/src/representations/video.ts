@@ -7,6 +7,7 @@ import type { ProjectRecord } from '../domain/project-records';
 import { frameSource, representPicture, representVideoFrame } from './picture';
 import { representProject } from './project';
 import { representTag } from './tag';
+import { representFiles, representPlay } from './video-play';
 import { representUserSummary } from './user';
 import { uploadLinks } from '../uploads/uploads';
 
@@ -60,7 +61,8 @@ export function representVideo(
     ratings: video.ratings,
     stats: { plays: video.plays },
     status: video.status,
-    transcode: { status: video.transcode_status },
+    // Why a transcode failed is the owner's to read (an extension of the hosted API's object).
+    transcode: isOwner && video.transcode_error ? { status: video.transcode_status, error: video.transcode_error } : { status: video.transcode_status },
     upload: {
       status: video.upload.status,
       approach: video.upload.approach,
@@ -72,11 +74,11 @@ export function representVideo(
     },
     resource_key: resourceKey('video', video.id),
   };
+  out.play = representPlay(video, ctx);
   if (video.file) {
-    // The file as uploaded is the one rendition; downloads only for the owner or with privacy.download.
-    const file = { quality: 'source', rendition: 'source', type: video.file.type, width: video.width, height: video.height, size: video.file.size };
-    out.files = [{ ...file, link: `${ctx.baseUrl}${uri}/file` }];
-    out.download = isOwner || video.privacy.download ? [{ ...file, link: `${ctx.baseUrl}${uri}/file?download=true` }] : [];
+    // The source and its renditions: files for the owner; downloads for the owner or with privacy.download.
+    if (isOwner) out.files = representFiles(video, ctx, false);
+    out.download = isOwner || video.privacy.download ? representFiles(video, ctx, true) : [];
   }
   if (video.scheduled_start_time) out.scheduled_start_time = video.scheduled_start_time;
   const reviewLink = `${ctx.baseUrl}/videos/${video.id}/review/${resourceKey('review', video.id).slice(0, 10)}`;

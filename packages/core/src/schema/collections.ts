@@ -142,6 +142,19 @@ export const schema: Schema = {
     indexes: [['category', 'created_time'], ['video_id', 'created_time']],
     unique: [['video_id', 'category']],
   },
+  /** Background work (transcodes, webhook deliveries): claimed by state and due time, leased to a worker. */
+  jobs: {
+    id: 'auto',
+    fields: { kind: 'string', state: 'string', subject: 'string', run_after: 'string', created_time: 'string' },
+    indexes: [['state', 'run_after'], ['subject', 'created_time']],
+    unindexed: ['kind'],
+  },
+  /** URLs users asked to be sent video events (an extension). */
+  webhooks: {
+    id: 'auto',
+    fields: { user_id: 'string', created_time: 'string' },
+    indexes: [['user_id', 'created_time']],
+  },
   /** Secrets the service keeps for itself, by name (the key that signs media links). */
   service_keys: {
     id: 'text',

@@ -100,6 +100,13 @@ export interface Store {
   transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R>;
   close(): Promise<void>;
   /**
+   * Within a transaction, up to `limit` documents matching `where` in `orderBy` order, each locked
+   * until the transaction ends and skipping those another transaction holds locked (a work queue:
+   * two claimers never take, nor wait on, one row — `FOR UPDATE SKIP LOCKED` on PostgreSQL).
+   * Absent where transactions run one at a time (SQLite, JSON): `find` is as good there.
+   */
+  lockNext?<T extends Doc = Doc>(collection: string, where: Filter, orderBy: OrderBy[], limit: number): Promise<T[]>;
+  /**
    * A request counter shared by every process on this store's database, for a driver whose store
    * several servers open at once (PostgreSQL). It counts outside any transaction. Absent where one
    * process owns the store (SQLite, JSON): the service then counts in memory.

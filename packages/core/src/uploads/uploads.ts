@@ -1,12 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ReadAt } from '../blobs/blob-store';
+import type { BlobAccess } from '../blobs/blob-store';
+import { isMediaInputError, type MediaTools, type VideoProbe } from '../media/media-tools';
+import { enqueueTranscode } from '../jobs/transcode-job';
 import type { Service } from '../engine/service';
 import { ApiError } from '../engine/errors';
-import { probe, type Probe } from '../media/probe';
 import type { VideoRecord, VideoVersionRecord } from '../records';
 import type { Store } from '../store/store';
 import { escapeHtml, isoTime } from '../representations/common';
-import { framePrefix } from '../media/image-links';
+import { emitVideoEvent } from '../domain/webhooks';
 
 /**
  * Uploads are driven by transports (tus, multipart POST, pull) that move the bytes; every decision
@@ -117,52 +118,71 @@ export async function openUpload(service: Service, id: string, approach?: string
 /** What became of a finished upload; the transport deletes `discard` blobs. */
 export interface FinishedUpload {
   status: string;
-  probe: Probe | null;
-  /** Blobs (keys or prefixes) no longer used: the replaced file and its frames, or the new one when it was not a video. */
+  probe: VideoProbe | null;
+  /** Blobs (keys or prefixes) no longer used: the new file when it was not a video. */
   discard: string[];
+}
+
+/** What finishing an upload needs of its transport: the file, where it is, and ffprobe. */
+export interface UploadFiles {
+  blobs: BlobAccess;
+  media: MediaTools;
+}
+
+/** ffprobe's view of a file, or why it is not a video (any other failure is ours, and thrown). */
+export async function probeVideo(files: UploadFiles, key: string): Promise<VideoProbe | string> {
+  try {
+    return await files.media.probe(files.blobs.localPath(key));
+  } catch (e) {
+    if (isMediaInputError(e)) return e.message;
+    throw e;
+  }
 }
 
 /**
  * The bytes of upload `id` are in the blob store under `key`: probe them and move the video on
- * (`uploading` → `transcode_starting` → `transcoding` → `available`, or `transcode_error`).
+ * (`uploading` → `transcode_starting`, its transcode queued in the same transaction; a worker
+ * takes it through `transcoding` to `available`), or to `transcode_error` when it is not a video.
+ * A new version is kept beside the playing file until its own transcode completes.
  */
-export async function finishUpload(service: Service, id: string, file: { key: string; size: number }, read: ReadAt): Promise<FinishedUpload> {
+export async function finishUpload(service: Service, id: string, file: { key: string; size: number }, files: UploadFiles): Promise<FinishedUpload> {
   await targetOf(service.store, id);
-  let found: Probe | null = null;
-  try {
-    found = await probe(read, file.size);
-  } catch {
-    found = null;
-  }
-  return service.store.transaction(async (tx) => {
+  const probed = await probeVideo(files, file.key);
+  const found = typeof probed === 'string' ? null : probed;
+  const done = await service.store.transaction(async (tx) => {
     const { video, version, upload: current } = await targetOf(tx, id);
     const now = isoTime(service.now());
-    const done = { ...current, secret: null, expires: null, status: 'complete', size: file.size };
+    // Every byte arrived: the upload is complete whatever the file turns out to be (a version that
+    // is no video is marked failed, as the playing file stays).
+    const upload = { ...current, secret: null, expires: null, status: found || !version ? 'complete' : 'error', size: file.size };
+    const videoFile = found ? { key: file.key, size: file.size, type: found.type } : null;
     if (version) {
-      // A new version replaces the file only once it is a playable video; until then the old one stays.
-      await tx.update<VideoVersionRecord>('video_versions', version.id, { upload: { ...version.upload, secret: null, expires: null, size: file.size, status: found ? 'complete' : 'error' } });
+      await tx.update<VideoVersionRecord>('video_versions', version.id, { upload: upload as VideoVersionRecord['upload'], file: videoFile });
       if (!found) return { status: 'transcode_error', probe: null, discard: [file.key] };
-    }
-    const upload = version ? video.upload : (done as VideoRecord['upload']);
-    if (!found) {
-      await tx.update<VideoRecord>('videos', video.id, { upload, status: 'transcode_error', transcode_status: 'error', modified_time: now });
+      // The old file and renditions keep playing: only the transcode's state changes.
+      await tx.update<VideoRecord>('videos', video.id, { transcode_status: 'in_progress', modified_time: now });
+    } else if (!found) {
+      const saved = await tx.update<VideoRecord>('videos', video.id, { upload: upload as VideoRecord['upload'], status: 'transcode_error', transcode_status: 'error', transcode_error: probed as string, modified_time: now });
+      await emitVideoEvent(tx, saved!, 'video.transcode_error', service.now(), { error: probed });
       return { status: 'transcode_error', probe: null, discard: [file.key] };
+    } else {
+      await tx.update<VideoRecord>('videos', video.id, {
+        upload: upload as VideoRecord['upload'],
+        file: videoFile,
+        duration: Math.round(found.duration),
+        width: found.width,
+        height: found.height,
+        status: 'transcode_starting',
+        transcode_status: 'in_progress',
+        transcode_error: null,
+        modified_time: now,
+      });
     }
-    // No transcoding happens: the file is played as uploaded, so the video passes through
-    // transcode_starting and transcoding within this transaction and lands on available.
-    const old = video.file?.key;
-    await tx.update<VideoRecord>('videos', video.id, {
-      upload,
-      file: { key: file.key, size: file.size, type: found.type },
-      duration: found.duration,
-      width: found.width,
-      height: found.height,
-      status: 'available',
-      transcode_status: 'complete',
-      modified_time: now,
-    });
-    return { status: 'available', probe: found, discard: old && old !== file.key ? [old, framePrefix(video.id, old)] : [] };
+    await enqueueTranscode(tx, video.id, file.key, version?.id ?? null, service.now());
+    return { status: version ? video.status : 'transcode_starting', probe: found, discard: [] };
   });
+  service.jobs.notify();
+  return done;
 }
 
 /** Records an upload that failed in transit (a pull that could not be fetched, say). */

@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, watch } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createToken, createUser, eq, parseScopes, schema, type JobRecord, type Store, type VideoRecord } from '@reelbase/core';
+import { createTusVideo, makeClip, sendByTus, WebhookReceiver } from '@reelbase/api-tests';
+import { openPostgresStore, scratchDatabase } from '@reelbase/store-postgres';
+import { openSqliteStore } from '@reelbase/store-sqlite';
+import { tempDir } from './cli-harness';
+import { killCli, servedUrl, startCli, stopCli } from './worker-processes';
+
+const postgres = process.env.REELBASE_TEST_POSTGRES;
+const database = postgres ? scratchDatabase(postgres) : undefined;
+if (database) after(() => database.drop());
+
+const t0 = '2030-01-01T00:00:00Z';
+/** After a worker's 60-second lease ran out. */
+const later = '2030-01-01T00:05:00Z';
+
+/** An API caller on a server process with one user's token. */
+const caller = (base: string, token: string) => ({
+  call: async (method: string, path: string, o: { token?: string; json?: unknown } = {}) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: { authorization: `Bearer ${o.token ?? token}`, ...(o.json === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: o.json === undefined ? undefined : JSON.stringify(o.json),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
+  },
+});
+
+async function account(store: Store): Promise<string> {
+  const user = await createUser(store, new Date(t0), { name: 'Uploader' });
+  return (await createToken(store, new Date(t0), user.id, parseScopes('all'))).token;
+}
+
+/** Resolves once `name` exists in `dir` (the directory itself must exist): watched, not polled. */
+function appears(dir: string, name: (entry: string) => boolean): Promise<string> {
+  return new Promise((resolve) => {
+    const watcher = watch(dir, () => check());
+    const check = () => {
+      const found = readdirSync(dir).find(name);
+      if (!found) return;
+      watcher.close();
+      resolve(found);
+    };
+    check();
+  });
+}
+
+/** Resolves once the receiver has `n` deliveries. */
+async function deliveries(receiver: WebhookReceiver, n: number): Promise<void> {
+  while (receiver.deliveries.length < n) await receiver.next();
+}
+
+const transcodes = async (store: Store, videoId: string) =>
+  (await store.find<JobRecord>('jobs', { where: eq('subject', videoId) })).items.filter((j) => j.kind === 'transcode');
+
+describe('a transcode survives SIGKILL of its server (sqlite)', () => {
+  let dir: string;
+  let cleanup: () => void;
+  let receiver: WebhookReceiver;
+  before(async () => {
+    ({ dir, cleanup } = tempDir());
+    receiver = await WebhookReceiver.start();
+  });
+  after(async () => {
+    await receiver.close();
+    cleanup();
+  });
+
+  it('is redone from scratch after the restart, once, with one set of renditions', async () => {
+    const storeSpec = `sqlite:${join(dir, 'reelbase.db')}`;
+    const files = join(dir, 'files');
+    const setup = await openSqliteStore({ schema, path: join(dir, 'reelbase.db') });
+    const token = await account(setup);
+    await setup.close();
+    const env = (clock: string) => ({ REELBASE_STORE: storeSpec, REELBASE_FILES: files, REELBASE_TEST_CLOCK: clock, REELBASE_WEBHOOK_ALLOW_PRIVATE: '1', REELBASE_RATE_LIMIT: 'off' });
+    const first = await startCli(['serve', '--port', '0'], env(t0), /^Stop with Ctrl-C\.$/, dir);
+    const api = caller(servedUrl(first), token);
+    assert.equal((await api.call('POST', '/me/webhooks', { json: { url: receiver.url, events: ['video.available'] } })).status, 201);
+    const clip = await makeClip({ width: 1280, height: 720, seconds: 10 });
+    const { id, link } = await createTusVideo(api, token, clip.length);
+    await sendByTus(link, clip);
+    // Killed while ffmpeg writes the ladder: the job's directory has files in it.
+    const work = join(files, 'videos', id, 'work');
+    await appears(join(files, 'videos', id), (e) => e === 'work');
+    const job = await appears(work, () => true);
+    await appears(join(work, job), (e) => e.endsWith('.mp4'));
+    await killCli(first);
+    assert.ok(readdirSync(join(work, job)).length > 0, 'half-written outputs were left behind');
+    assert.equal(receiver.deliveries.length, 0);
+
+    const second = await startCli(['serve', '--port', '0'], env(later), /^Stop with Ctrl-C\.$/, dir);
+    await deliveries(receiver, 1);
+    const video = (await caller(servedUrl(second), token).call('GET', `/videos/${id}`)).body;
+    assert.equal(await stopCli(second), 0);
+
+    assert.equal(video.status, 'available');
+    assert.deepEqual(video.play.progressive.map((p: { rendition: string }) => p.rendition), ['240p', '360p', '540p', '720p']);
+    const store = await openSqliteStore({ schema, path: join(dir, 'reelbase.db') });
+    try {
+      const jobs = await transcodes(store, id);
+      assert.deepEqual(jobs.map((j) => [j.state, j.attempts]), [['done', 2]], 'one job, taken over once its lease ran out');
+      assert.deepEqual(readdirSync(join(files, 'videos', id, 'renditions')), [job], 'one set of renditions');
+      assert.equal(existsSync(join(work, job)), false, 'the half-written outputs are gone');
+      assert.equal((await store.get<VideoRecord>('videos', id))!.renditions!.key, `videos/${id}/renditions/${job}`);
+      assert.equal(receiver.deliveries.length, 1, 'video.available was told once');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a worker fleet on one PostgreSQL database', { skip: database ? false : 'not selected: set REELBASE_TEST_POSTGRES=postgres://… (scripts/with-postgres.sh does)' }, () => {
+  let dir: string;
+  let cleanup: () => void;
+  let receiver: WebhookReceiver;
+  before(async () => {
+    ({ dir, cleanup } = tempDir());
+    receiver = await WebhookReceiver.start();
+  });
+  after(async () => {
+    await receiver.close();
+    cleanup();
+  });
+
+  it('two `reelbase worker`s beside a `serve --no-worker` transcode six uploads, each exactly once, between them', async () => {
+    const url = await database!.freshUrl();
+    const files = join(dir, 'files');
+    const store = await openPostgresStore({ schema, url });
+    try {
+      const token = await account(store);
+      const env = { REELBASE_STORE: url, REELBASE_FILES: files, REELBASE_TEST_CLOCK: t0, REELBASE_WEBHOOK_ALLOW_PRIVATE: '1', REELBASE_RATE_LIMIT: 'off' };
+      const server = await startCli(['serve', '--port', '0', '--no-worker'], env, /^Stop with Ctrl-C\.$/, dir);
+      assert.ok(server.lines.includes('No transcode worker here: run `reelbase worker` beside it.'));
+      const workers = await Promise.all([1, 2].map(() => startCli(['worker'], env, /^Transcoding 1 at a time with ffmpeg/, dir)));
+      const names = workers.map((w) => /^reelbase worker (\S+) /.exec(w.lines[0])![1]);
+      try {
+        const api = caller(servedUrl(server), token);
+        assert.equal((await api.call('POST', '/me/webhooks', { json: { url: receiver.url, events: ['video.available'] } })).status, 201);
+        const clip = await makeClip({ width: 640, height: 360, seconds: 3 });
+        const ids: string[] = [];
+        for (let i = 0; i < 6; i++) {
+          const { id, link } = await createTusVideo(api, token, clip.length);
+          await sendByTus(link, clip);
+          ids.push(id);
+        }
+        await deliveries(receiver, 6);
+        const jobs = (await Promise.all(ids.map((id) => transcodes(store, id)))).flat();
+        assert.equal(jobs.length, 6);
+        assert.deepEqual(jobs.map((j) => [j.state, j.attempts]), Array(6).fill(['done', 1]), 'never transcoded twice');
+        assert.deepEqual([...new Set(jobs.map((j) => j.finished_by))].sort(), [...names].sort(), 'both workers took some');
+        for (const id of ids) assert.equal(readdirSync(join(files, 'videos', id, 'renditions')).length, 1);
+        assert.deepEqual(receiver.deliveries.map((d) => d.event.data.video.uri).sort(), ids.map((id) => `/videos/${id}`).sort());
+      } finally {
+        for (const w of workers) assert.equal(await stopCli(w), 0);
+        assert.equal(await stopCli(server), 0);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});

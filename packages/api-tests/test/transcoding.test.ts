@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createTusVideo, decodes, drivers, fetchBytes, filesUnder, Harness, makeClip, probeBytes, sendByTus, uploadByTus, type Fixture } from '../src/index';
+
+type Progressive = { type: string; codec: string; width: number; height: number; fps: number; size: number; link: string; rendition: string; link_expiration_time: string };
+type Play = { status: string; progressive: Progressive[]; hls: { link: string; link_expiration_time: string } | null };
+
+const videoFiles = (h: Harness, id: string) => filesUnder(h.filesDir).filter((f) => f.startsWith(`videos/${id}/`) || f.startsWith(`media/video/${id}/`));
+
+/** The variants of a master playlist: attributes and URI. */
+function variants(master: string): { attrs: Record<string, string>; uri: string }[] {
+  const lines = master.split('\n');
+  return lines.flatMap((line, i) => {
+    if (!line.startsWith('#EXT-X-STREAM-INF:')) return [];
+    const attrs = Object.fromEntries([...line.slice(18).matchAll(/([A-Z-]+)=("[^"]*"|[^,]*)/g)].map((m) => [m[1], m[2].replace(/"/g, '')]));
+    return [{ attrs, uri: lines[i + 1] }];
+  });
+}
+
+for (const driver of drivers) {
+  describe(`transcoding: states and the durable queue (${driver.name})`, () => {
+    let h: Harness;
+    let alice: Fixture;
+    before(async () => {
+      h = await Harness.start(driver);
+      alice = await h.user('Alice');
+    });
+    after(() => h.stop());
+
+    it('uploading → transcode_starting (queued with the upload) → available once a worker ran the job; play appears', async () => {
+      const clip = await makeClip({ width: 320, height: 240, seconds: 2 });
+      const { id, link } = await createTusVideo(h, alice.token, clip.length);
+      const read = async () => (await h.call('GET', `/videos/${id}`, { token: alice.token })).body;
+      assert.deepEqual([(await read()).status, (await read()).transcode.status], ['uploading', 'in_progress']);
+      await sendByTus(link, clip);
+      const queued = await read();
+      assert.deepEqual([queued.status, queued.transcode.status, queued.play.status, queued.play.progressive], ['transcode_starting', 'in_progress', 'unavailable', []]);
+      assert.equal((await h.service.store.count('jobs')), 1, 'the job was queued with the upload');
+      assert.equal(await h.settle(), 1);
+      const done = await read();
+      assert.deepEqual([done.status, done.transcode.status, done.play.status], ['available', 'complete', 'playable']);
+      assert.deepEqual(done.play.progressive.map((p: Progressive) => [p.rendition, p.width, p.height]), [['240p', 320, 240]]);
+      assert.equal(await h.settle(), 0, 'nothing is left to do');
+    });
+
+    it('a text file and a truncated MP4 end transcode_error with a readable message, leaving no file', async () => {
+      // A camera's file cut short: its index (moov) comes last, so the cut loses it.
+      const clip = await makeClip({ width: 320, height: 240, seconds: 2, faststart: false });
+      for (const bytes of [Buffer.from('not a video at all, just text\n'.repeat(20)), clip.subarray(0, clip.length >> 1)]) {
+        const id = await uploadByTus(h, alice.token, bytes);
+        await h.settle();
+        const v = (await h.call('GET', `/videos/${id}`, { token: alice.token })).body;
+        assert.deepEqual([v.status, v.transcode.status, v.play.status], ['transcode_error', 'error', 'unavailable']);
+        assert.match(v.transcode.error, /not a video|no video stream|cannot be decoded/);
+        const other = await h.user(`Viewer ${id}`);
+        assert.equal((await h.call('GET', `/videos/${id}`, { token: other.token })).body.transcode.error, undefined, 'the reason is the owner’s');
+        assert.deepEqual(videoFiles(h, id), []);
+      }
+    });
+  });
+}
+
+describe('transcoding: the ladder, HLS and the files (sqlite)', () => {
+  let h: Harness;
+  let alice: Fixture;
+  let bob: Fixture;
+  before(async () => {
+    h = await Harness.start(drivers[0]);
+    alice = await h.user('Alice');
+    bob = await h.user('Bob');
+  });
+  after(() => h.stop());
+
+  const upload = async (clip: Buffer): Promise<{ id: string; play: Play }> => {
+    const id = await uploadByTus(h, alice.token, clip);
+    await h.settle();
+    const v = (await h.call('GET', `/videos/${id}`, { token: bob.token })).body;
+    assert.equal(v.status, 'available', JSON.stringify(v.transcode));
+    return { id, play: v.play };
+  };
+
+  it('a 1280x720 upload gets 240/360/540/720 renditions as play.progressive says, and an HLS master whose segments all decode', async () => {
+    const { id, play } = await upload(await makeClip({ width: 1280, height: 720, seconds: 5 }));
+    assert.deepEqual(play.progressive.map((p) => [p.rendition, p.width, p.height, p.type, p.codec]), [
+      ['240p', 426, 240, 'video/mp4', 'H264'],
+      ['360p', 640, 360, 'video/mp4', 'H264'],
+      ['540p', 960, 540, 'video/mp4', 'H264'],
+      ['720p', 1280, 720, 'video/mp4', 'H264'],
+    ]);
+    for (const p of play.progressive) {
+      const file = await fetchBytes(p.link);
+      assert.equal(file.status, 200);
+      assert.equal(file.headers.get('content-type'), 'video/mp4');
+      assert.equal(file.bytes.length, p.size);
+      const probed = await probeBytes(file.bytes);
+      assert.deepEqual([probed.videoCodec, probed.width, probed.height, probed.audioCodec], ['h264', p.width, p.height, 'aac']);
+      const range = await fetchBytes(p.link, { range: 'bytes=100-199' });
+      assert.deepEqual([range.status, range.bytes.length], [206, 100]);
+    }
+    const master = await fetchBytes(play.hls!.link);
+    assert.equal(master.headers.get('content-type'), 'application/vnd.apple.mpegurl');
+    const listed = variants(master.bytes.toString());
+    assert.deepEqual(listed.map((v) => v.attrs.RESOLUTION), ['426x240', '640x360', '960x540', '1280x720']);
+    for (const v of listed) {
+      assert.ok(Number(v.attrs.BANDWIDTH) > 0);
+      assert.match(v.attrs.CODECS, /^avc1\.[0-9a-f]{6},mp4a\.40\.2$/);
+      const media = await fetchBytes(new URL(v.uri, play.hls!.link).toString());
+      assert.equal(media.status, 200);
+      const text = media.bytes.toString();
+      assert.match(text, /#EXT-X-PLAYLIST-TYPE:VOD/);
+      assert.match(text, /#EXT-X-ENDLIST/);
+      const durations = [...text.matchAll(/#EXTINF:([\d.]+)/g)].map((m) => Number(m[1]));
+      assert.ok(durations.slice(0, -1).every((d) => d >= 3.9 && d <= 6.1), `segments of about 4–6 s: ${durations}`);
+      for (const segment of text.split('\n').filter((l) => l && !l.startsWith('#'))) {
+        const bytes = await fetchBytes(new URL(segment, new URL(v.uri, play.hls!.link)).toString());
+        assert.equal(bytes.headers.get('content-type'), 'video/mp2t');
+        assert.ok(await decodes(bytes.bytes), `${v.uri} ${segment} decodes`);
+      }
+    }
+    const plays = (await h.call('GET', `/videos/${id}`, { token: alice.token })).body.stats.plays;
+    assert.ok(plays >= 1, 'the master playlist and MP4s from their first byte count plays');
+  });
+
+  it('a portrait clip gets portrait renditions; a clip without audio, renditions without audio; a 2-frame clip plays', async () => {
+    const portrait = await upload(await makeClip({ width: 360, height: 640, seconds: 2 }));
+    assert.deepEqual(portrait.play.progressive.map((p) => [p.rendition, p.width < p.height]), [['240p', true], ['360p', true]]);
+    const silent = await upload(await makeClip({ width: 320, height: 240, seconds: 2, audio: false }));
+    const probed = await probeBytes((await fetchBytes(silent.play.progressive[0].link)).bytes);
+    assert.equal(probed.hasAudio, false);
+    assert.doesNotMatch((await fetchBytes(silent.play.hls!.link)).bytes.toString(), /mp4a/);
+    const tiny = await upload(await makeClip({ width: 320, height: 240, seconds: 0.08, audio: false }));
+    assert.ok(await decodes((await fetchBytes(tiny.play.progressive[0].link)).bytes, 'r.mp4'));
+  });
+
+  it('playback links are signed and expire: forged, foreign and expired links answer 404', async () => {
+    const { id, play } = await upload(await makeClip({ width: 320, height: 240, seconds: 2 }));
+    const link = play.progressive[0].link;
+    assert.equal((await fetchBytes(link.replace(/-[0-9a-f]{32}\//, `-${'0'.repeat(32)}/`))).status, 404);
+    assert.equal((await fetchBytes(link.replace(`/play/${id}/`, `/play/${Number(id) + 1}/`))).status, 404);
+    assert.equal((await fetchBytes(link.replace('240p.mp4', '../../x.mp4'))).status, 404);
+    h.clock.advance(2 * 86400);
+    try {
+      assert.equal((await fetchBytes(link)).status, 404);
+    } finally {
+      h.clock.advance(-2 * 86400);
+    }
+    await h.call('PATCH', `/videos/${id}`, { token: alice.token, json: { privacy: { view: 'nobody' } } });
+    const hidden = await h.call('GET', `/videos/${id}`, { token: bob.token });
+    assert.equal(hidden.status, 404, 'a viewer who may not watch is handed no link');
+  });
+
+  it('a replacement keeps the old renditions playing until its own are complete, then swaps them and removes the old files', async () => {
+    const { id, play } = await upload(await makeClip({ width: 320, height: 240, seconds: 2 }));
+    const oldFiles = videoFiles(h, id);
+    const replacement = await makeClip({ width: 640, height: 360, seconds: 2 });
+    const version = await h.call('POST', `/videos/${id}/versions`, { token: alice.token, json: { file_name: 'new.mp4', upload: { approach: 'tus', size: replacement.length } } });
+    assert.equal(version.status, 201, version.text);
+    await sendByTus(version.body.upload.upload_link, replacement);
+    const during = (await h.call('GET', `/videos/${id}`, { token: alice.token })).body;
+    assert.deepEqual([during.status, during.transcode.status], ['available', 'in_progress']);
+    assert.deepEqual(during.play.progressive.map((p: Progressive) => p.height), [240]);
+    assert.equal((await fetchBytes(play.progressive[0].link)).status, 200, 'the old rendition still plays');
+    await h.settle();
+    const after = (await h.call('GET', `/videos/${id}`, { token: alice.token })).body;
+    assert.deepEqual([after.status, after.transcode.status, after.width, after.height], ['available', 'complete', 640, 360]);
+    assert.deepEqual(after.play.progressive.map((p: Progressive) => p.height), [240, 360]);
+    assert.equal((await fetchBytes(play.progressive[0].link)).status, 404, 'the old renditions are gone');
+    assert.deepEqual(videoFiles(h, id).filter((f) => oldFiles.includes(f)), []);
+  });
+
+  it('deleting a video leaves the files directory without any of its files', async () => {
+    const { id } = await upload(await makeClip({ width: 320, height: 240, seconds: 2 }));
+    assert.ok(videoFiles(h, id).length > 3);
+    assert.equal((await h.call('DELETE', `/videos/${id}`, { token: alice.token })).status, 204);
+    assert.deepEqual(videoFiles(h, id), []);
+  });
+});

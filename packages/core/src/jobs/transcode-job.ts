@@ -1,0 +1,123 @@
+import type { BlobAccess } from '../blobs/blob-store';
+import { isMediaInputError, type MediaTools, type TranscodeResult, type VideoProbe } from '../media/media-tools';
+import { framePrefix } from '../media/image-links';
+import type { VideoRecord, VideoVersionRecord } from '../records';
+import { isoTime } from '../representations/common';
+import type { Store } from '../store/store';
+import type { JobRecord } from './job-records';
+import { enqueue, markDone, stillHeld } from './queue';
+import { PermanentJobError, type JobHandler } from './worker';
+import { emitVideoEvent } from '../domain/webhooks';
+
+export const transcodeKind = 'transcode';
+
+type TranscodePayload = { file: string; version: string | null };
+
+/** Queues the transcode of `file` (the video's own upload, or a new version's) in the caller's transaction. */
+export const enqueueTranscode = (store: Store, videoId: string, file: string, version: string | null, now: Date) =>
+  enqueue(store, { kind: transcodeKind, subject: videoId, payload: { file, version } satisfies TranscodePayload, max_attempts: 3 }, now);
+
+/** Where an attempt writes (wiped before it starts: a dead worker's half-written outputs go), and where a finished ladder is kept. */
+const workKey = (videoId: string, job: JobRecord) => `videos/${videoId}/work/${job.id}`;
+const renditionsKey = (videoId: string, job: JobRecord) => `videos/${videoId}/renditions/${job.id}`;
+
+/** The file still waiting for this job: the video's own, or the latest version's. */
+async function stillWanted(store: Store, video: VideoRecord, p: TranscodePayload): Promise<VideoVersionRecord | null | false> {
+  if (!p.version) return video.file?.key === p.file && video.renditions?.source !== p.file ? null : false;
+  const version = await store.get<VideoVersionRecord>('video_versions', p.version);
+  return version?.file?.key === p.file ? version : false;
+}
+
+export interface TranscodeDeps {
+  store: Store;
+  blobs: BlobAccess;
+  media: MediaTools;
+  now: () => Date;
+}
+
+/**
+ * Transcodes a video's file to its rendition ladder. The outputs are written to a directory of
+ * the job, moved into place whole, and swapped in by one transaction that also completes the
+ * job — only while this worker still holds it and the file is still the one wanted (a newer
+ * version, or a deleted video, discards them). The replaced renditions and file go after.
+ */
+export function transcodeHandler(d: TranscodeDeps): JobHandler {
+  return {
+    async run(job, { worker, signal }) {
+      const p = job.payload as TranscodePayload;
+      const video = await d.store.get<VideoRecord>('videos', job.subject);
+      if (!video || (await stillWanted(d.store, video, p)) === false) {
+        await d.store.transaction(async (tx) => (await stillHeld(tx, job, worker)) && markDone(tx, job, d.now()));
+        return;
+      }
+      if (video.status === 'transcode_starting') {
+        await d.store.transaction(async (tx) => {
+          if (await stillHeld(tx, job, worker)) await tx.update<VideoRecord>('videos', video.id, { status: 'transcoding' });
+        });
+      }
+      const work = workKey(video.id, job);
+      await d.blobs.deleteTree(work);
+      const input = d.blobs.localPath(p.file);
+      let source: VideoProbe;
+      let result: TranscodeResult;
+      try {
+        source = await d.media.probe(input);
+        result = await d.media.transcode(input, d.blobs.localPath(work), { source, signal });
+      } catch (e) {
+        await d.blobs.deleteTree(work);
+        throw isMediaInputError(e) ? new PermanentJobError(e.message) : e;
+      }
+      const kept = renditionsKey(video.id, job);
+      await d.blobs.deleteTree(kept);
+      await d.blobs.move(work, kept);
+      const discard = await d.store.transaction(async (tx) => {
+        const current = await tx.get<VideoRecord>('videos', video.id);
+        const version = current ? await stillWanted(tx, current, p) : false;
+        if (!(await stillHeld(tx, job, worker))) return [kept];
+        if (!current || version === false) {
+          await markDone(tx, job, d.now());
+          return [kept];
+        }
+        const now = isoTime(d.now());
+        const patch: Partial<VideoRecord> = {
+          renditions: { key: kept, source: p.file, master: result.master, list: result.renditions, time: now },
+          status: 'available',
+          transcode_status: 'complete',
+          transcode_error: null,
+          modified_time: now,
+        };
+        const gone = current.renditions ? [current.renditions.key] : [];
+        if (version) {
+          // The new version's renditions are ready: it becomes the file, and the old one goes.
+          Object.assign(patch, { file: version.file, duration: Math.round(source.duration), width: source.width, height: source.height });
+          const old = current.file?.key;
+          if (old && old !== p.file) gone.push(old, framePrefix(current.id, old));
+          await tx.update<VideoVersionRecord>('video_versions', version.id, { file: null });
+        }
+        const saved = await tx.update<VideoRecord>('videos', current.id, patch);
+        await emitVideoEvent(tx, saved!, 'video.available', d.now());
+        await markDone(tx, job, d.now());
+        return gone;
+      });
+      for (const key of discard) await d.blobs.deleteTree(key);
+    },
+
+    async failed(tx, job, error) {
+      const p = job.payload as TranscodePayload;
+      const video = await tx.get<VideoRecord>('videos', job.subject);
+      if (!video) return;
+      const message = `The video could not be transcoded: ${error}`;
+      if (p.version) {
+        // The playing file stays; the version is marked failed.
+        const version = await tx.get<VideoVersionRecord>('video_versions', p.version);
+        if (version) await tx.update<VideoVersionRecord>('video_versions', version.id, { upload: { ...version.upload, status: 'error' } });
+        const saved = await tx.update<VideoRecord>('videos', video.id, { transcode_status: video.renditions ? 'complete' : 'error', transcode_error: message });
+        await emitVideoEvent(tx, saved!, 'video.transcode_error', d.now(), { error: message });
+        return;
+      }
+      if (video.file?.key !== p.file) return;
+      const saved = await tx.update<VideoRecord>('videos', video.id, { status: 'transcode_error', transcode_status: 'error', transcode_error: message, modified_time: isoTime(d.now()) });
+      await emitVideoEvent(tx, saved!, 'video.transcode_error', d.now(), { error: message });
+    },
+  };
+}

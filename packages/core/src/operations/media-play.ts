@@ -1,0 +1,47 @@
+import { operation, type Context, type Reply } from '../engine/operation';
+import { findById } from '../domain/lookup';
+import { deadLink, mediaAccess } from '../domain/media-files';
+import { countPlay } from '../domain/plays';
+import { parsePlayToken, playSubject, playTypes, renditionTag } from '../media/play-links';
+import type { VideoRecord } from '../records';
+
+/**
+ * A video's renditions at its signed playback links: the master playlist, each rendition's MP4
+ * (byte ranges) and HLS media playlist and segments. The master playlist and an MP4 from its
+ * first byte count a play.
+ */
+async function servePlay(ctx: Context<unknown>): Promise<Reply> {
+  const token = parsePlayToken(ctx.path.token);
+  const video = token && (await findById<VideoRecord>(ctx.store, 'videos', ctx.path.video_id));
+  const set = video?.renditions;
+  if (!token || !video || !set || renditionTag(set) !== token.tag) throw deadLink();
+  if (!ctx.links.verify(playSubject(video.id, token.tag, token.expires), token.signature)) throw deadLink();
+  if (token.expires * 1000 <= ctx.now().getTime()) throw deadLink();
+  // `…/<file>`, or `…/<rendition>/<file>` for a rendition's HLS playlist and segments.
+  const rendition = ctx.path.segment === undefined ? undefined : ctx.path.file;
+  const file = ctx.path.segment ?? ctx.path.file;
+  const known = rendition
+    ? set.list.some((r) => r.name === rendition) && /^(index\.m3u8|seg_\d{1,6}\.ts)$/.test(file)
+    : file === set.master || set.list.some((r) => r.file === file);
+  if (!known) throw deadLink();
+  const key = `${set.key}/${rendition ? `${rendition}/` : ''}${file}`;
+  const info = await mediaAccess(ctx).blobs.stat(key);
+  if (!info) throw deadLink();
+  if (!rendition) await countPlay(ctx, video);
+  return {
+    status: 200,
+    // The link expires, the files under it never change: cache until a day has passed at most.
+    headers: { 'Cache-Control': 'private, max-age=86400' },
+    file: { key, size: info.size, type: playTypes[file.split('.').pop()!] },
+  };
+}
+
+export const getPlayFile = operation({
+  id: 'media.play.get',
+  summary: 'A video’s renditions at the signed links its `play` hands out: master playlist, MP4s (byte ranges), HLS playlists and segments',
+  method: 'GET',
+  paths: ['/media/play/{video_id}/{token}/{file}', '/media/play/{video_id}/{token}/{file}/{segment}'],
+  handle: servePlay,
+});
+
+export const mediaPlayOperations = [getPlayFile];

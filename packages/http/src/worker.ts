@@ -1,0 +1,50 @@
+import { createWorker, transcodeHandler, transcodeKind, webhookKind, type MediaTools, type Service, type Worker } from '@reelbase/core';
+import { webhookHandler } from './webhook-delivery';
+import { createMediaTools } from '@reelbase/media';
+import { FsBlobStore } from './fs-blob-store';
+
+export interface WorkerStartOptions {
+  /** The files directory the API servers use (shared by every worker of a fleet). */
+  filesDir?: string;
+  media?: MediaTools;
+  /** Jobs at once; default REELBASE_TRANSCODE_CONCURRENCY, else 1. */
+  concurrency?: number;
+  /** False: made but not started (tests run it with `drain`). */
+  start?: boolean;
+  leaseSeconds?: number;
+  idleMs?: number;
+}
+
+/** Jobs at once from the environment: REELBASE_TRANSCODE_CONCURRENCY, default 1 (a transcode keeps a core busy). */
+export const transcodeConcurrency = (env: NodeJS.ProcessEnv = process.env): number => {
+  const n = Number(env.REELBASE_TRANSCODE_CONCURRENCY ?? 1);
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+};
+
+/**
+ * A worker over the service's store and the files directory: it runs transcodes (and the other
+ * job kinds), woken at once by work this process queues and polling for work queued elsewhere.
+ */
+export function startWorker(service: Service, o: WorkerStartOptions = {}): Worker {
+  const blobs = new FsBlobStore(o.filesDir ?? 'files');
+  const media = o.media ?? createMediaTools();
+  const worker = createWorker({
+    store: service.store,
+    now: service.now,
+    concurrency: o.concurrency ?? transcodeConcurrency(),
+    leaseSeconds: o.leaseSeconds,
+    idleMs: o.idleMs,
+    handlers: { [transcodeKind]: transcodeHandler({ store: service.store, blobs, media, now: service.now }), [webhookKind]: webhookHandler(service) },
+    // One video's events reach each receiver in the order they happened.
+    ordered: [webhookKind],
+  });
+  const unsubscribe = service.jobs.subscribe(() => worker.wake());
+  if (o.start !== false) worker.start();
+  return {
+    ...worker,
+    async stop() {
+      unsubscribe();
+      await worker.stop();
+    },
+  };
+}

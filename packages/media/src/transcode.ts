@@ -1,0 +1,189 @@
+import { access, mkdir, rm, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { MediaInputError } from './errors';
+import { toolPath } from './ffmpeg';
+import { runFfmpegJob, type JobExit } from './ffmpeg-job';
+import { codecsOf, measure, segmentArgs, writeMaster } from './hls';
+import type { Rung } from './ladder';
+import { inputArgs, probeStreams } from './probe';
+
+export interface TranscodeOptions {
+  /** From `ladder(probe)`. */
+  rungs: Rung[];
+  /** From the source's probe: without audio the renditions have none; the frame rate sets the keyframe interval. */
+  hasAudio: boolean;
+  fps: number;
+  /** HLS segment length, default 4 s; keyframes come every half of it, at the same times in every rendition. */
+  segmentSeconds?: number;
+  /** For the whole job, default 6 hours: a backstop against a stuck ffmpeg, not a budget. */
+  timeoutMs?: number;
+  /** Seconds of the source encoded so far. */
+  onProgress?: (seconds: number) => void;
+  /** Kills ffmpeg and rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** By default the resolved ones. */
+  ffmpeg?: string;
+  ffprobe?: string;
+}
+
+export interface Rendition {
+  name: string;
+  width: number;
+  height: number;
+  fps: number;
+  /** The rung's target average. */
+  videoKbps: number;
+  /** Bytes of the MP4. */
+  size: number;
+  /** `<name>.mp4`, `<name>/index.m3u8`: relative to the output directory. */
+  file: string;
+  playlist: string;
+  /** RFC 6381, as in the master playlist: `avc1.64001f,mp4a.40.2`. */
+  codecs: string;
+  /** Bits a second of the fullest HLS segment and of all of them, as in the master playlist. */
+  bandwidth: number;
+  averageBandwidth: number;
+}
+
+export interface TranscodeResult {
+  /** In the order of the rungs. */
+  renditions: Rendition[];
+  master: 'master.m3u8';
+  /** Wall time of the whole job. */
+  seconds: number;
+}
+
+/**
+ * Every rung as a faststart H.264/AAC MP4 and as HLS, with a master playlist, all under `outDir`
+ * (fresh for each attempt; on failure what was written is removed). The source is decoded once:
+ * one ffmpeg run splits it to an encoder per rung; a second cuts the MP4s into segments by
+ * stream copy. Rejects with MediaInputError when ffmpeg cannot decode the source.
+ */
+export async function transcode(input: string, outDir: string, o: TranscodeOptions): Promise<TranscodeResult> {
+  const started = performance.now();
+  const segmentSeconds = o.segmentSeconds ?? 4;
+  check(o.rungs, segmentSeconds);
+  const [ffmpeg, ffprobe] = [toolPath('ffmpeg', o.ffmpeg), toolPath('ffprobe', o.ffprobe)];
+  const dir = resolve(outDir);
+  // A missing source or directory is the caller's bug: the plain ENOENT.
+  await Promise.all([access(input), access(dir)]);
+  const ours = [...o.rungs.flatMap((r) => [`${r.name}.mp4`, r.name]), 'master.m3u8'].map((name) => join(dir, name));
+  const taken = (await Promise.all(ours.map((path) => access(path).then(() => path, () => null)))).find(Boolean);
+  if (taken) throw new Error(`${taken} exists: transcode needs a fresh directory`);
+  const deadline = Date.now() + (o.timeoutMs ?? 6 * 3600_000);
+  const job = () => ({ signal: o.signal, timeoutMs: Math.max(1, deadline - Date.now()) });
+  const mp4 = (r: Rung) => join(dir, `${r.name}.mp4`);
+  try {
+    const encode = await runFfmpegJob(ffmpeg, [...quiet, ...inputArgs(input), ...ladderOutputs(o.rungs, o, mp4)], { ...job(), onProgress: o.onProgress });
+    if (encode.code !== 0) throw failure(encode, input);
+    o.signal?.throwIfAborted();
+    await Promise.all(o.rungs.map((r) => mkdir(join(dir, r.name))));
+    const inputs = o.rungs.flatMap((r) => ['-i', `file:${mp4(r)}`]);
+    const cut = await runFfmpegJob(ffmpeg, [...quiet, ...inputs, ...o.rungs.flatMap((r, k) => segmentArgs(k, join(dir, r.name), segmentSeconds))], job());
+    if (cut.code !== 0) throw new Error(`ffmpeg could not cut the renditions into HLS segments: ${lines(cut.stderr)[0] ?? `exit code ${cut.code}`}`);
+    const renditions = await Promise.all(o.rungs.map((rung) => rendition(rung, dir, segmentSeconds, ffprobe)));
+    o.signal?.throwIfAborted();
+    await writeMaster(join(dir, 'master.m3u8'), renditions);
+    return { renditions, master: 'master.m3u8', seconds: (performance.now() - started) / 1000 };
+  } catch (error) {
+    await Promise.all(ours.map((path) => rm(path, { recursive: true, force: true })));
+    throw error;
+  }
+}
+
+const quiet = ['-hide_banner', '-nostdin', '-v', 'error', '-nostats', '-y'];
+
+/**
+ * The encoder settings of one rendition: x264 at the rung's average bitrate under a VBV peak,
+ * keyframes at every multiple of half a segment (forced by time, and the GOP held to the same
+ * length with scene cuts off) so every rendition switches at the same instants; AAC stereo 48 kHz.
+ */
+export function renditionArgs(rung: Rung, o: { fps: number; hasAudio: boolean; segmentSeconds?: number }): string[] {
+  const keyframeSeconds = (o.segmentSeconds ?? 4) / 2;
+  const gop = String(Math.max(1, Math.round((o.fps > 0 ? o.fps : 25) * keyframeSeconds)));
+  return [
+    ...['-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'high', '-pix_fmt', 'yuv420p'],
+    ...['-b:v', `${rung.videoKbps}k`, '-maxrate', `${rung.maxKbps}k`, '-bufsize', `${rung.videoKbps * 2}k`],
+    ...['-g', gop, '-keyint_min', gop, '-sc_threshold', '0', '-force_key_frames', `expr:gte(t,n_forced*${keyframeSeconds})`],
+    ...(o.hasAudio ? ['-c:a', 'aac', '-b:a', `${rung.audioKbps}k`, '-ac', '2', '-ar', '48000'] : ['-an']),
+  ];
+}
+
+/**
+ * One filter graph splits the decoded (and auto-rotated) picture to a scaler per rung, and each
+ * rung is an output of its own. `0:V` skips cover art; metadata (a phone's location) is dropped.
+ */
+export function ladderOutputs(rungs: Rung[], o: { fps: number; hasAudio: boolean; segmentSeconds?: number }, file: (rung: Rung) => string): string[] {
+  const graph = [
+    `[0:V:0]split=${rungs.length}${rungs.map((_, k) => `[s${k}]`).join('')}`,
+    ...rungs.map((r, k) => `[s${k}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1,format=yuv420p[v${k}]`),
+  ].join(';');
+  return [
+    '-filter_complex',
+    graph,
+    ...rungs.flatMap((rung, k) => [
+      ...['-map', `[v${k}]`, ...(o.hasAudio ? ['-map', '0:a:0?'] : [])],
+      ...renditionArgs(rung, o),
+      ...['-map_metadata', '-1', '-map_chapters', '-1', '-max_muxing_queue_size', '4096', '-movflags', '+faststart', `file:${file(rung)}`],
+    ]),
+  ];
+}
+
+async function rendition(rung: Rung, outDir: string, segmentSeconds: number, ffprobe: string): Promise<Rendition> {
+  const [file, playlist] = [`${rung.name}.mp4`, `${rung.name}/index.m3u8`];
+  const { probe, video, audio } = await probeStreams(join(outDir, file), { ffprobe });
+  if (Number(video.nb_frames) === 0) throw new MediaInputError('The video has no frame that can be decoded.');
+  const [{ size }, rates] = await Promise.all([stat(join(outDir, file)), measure(join(outDir, playlist), segmentSeconds)]);
+  const { width, height, fps } = probe;
+  return { name: rung.name, width, height, fps, videoKbps: rung.videoKbps, size, file, playlist, codecs: codecsOf(video, audio), ...rates };
+}
+
+function check(rungs: Rung[], segmentSeconds: number): void {
+  const ok = (n: number) => Number.isInteger(n) && n >= 2 && n % 2 === 0;
+  if (rungs.length === 0) throw new RangeError('transcode needs at least one rung.');
+  for (const r of rungs) {
+    if (!/^[a-z0-9]+$/.test(r.name) || !ok(r.width) || !ok(r.height)) {
+      throw new RangeError(`Rung ${r.name} ${r.width}×${r.height} needs a name of [a-z0-9] and even sizes.`);
+    }
+  }
+  if (new Set(rungs.map((r) => r.name)).size !== rungs.length) throw new RangeError('Rung names must differ.');
+  if (!(segmentSeconds >= 1)) throw new RangeError(`Segments must be at least a second long, not ${segmentSeconds}.`);
+}
+
+/** stderr's lines without ffmpeg's `[demuxer @ 0x…]` prefixes. */
+const lines = (stderr: string) =>
+  stderr
+    .split('\n')
+    .map((line) => line.replace(/^\[[^\]]* @ 0x[0-9a-f]+\]\s*/, '').trim())
+    .filter(Boolean);
+
+/** What ffmpeg prints when the source, not our command, is at fault. */
+const undecodable = new RegExp(
+  [
+    'Invalid data found when processing input',
+    'moov atom not found',
+    'not on whitelist',
+    'matches no streams',
+    'could not find codec parameters',
+    String.raw`Decoder \(codec [^)]*\) not found`,
+    'Error while decoding',
+    'Output file is empty',
+  ].join('|'),
+  'i',
+);
+
+/** A MediaInputError with ffmpeg's first line (without our paths) when the source is at fault, else a plain Error. */
+function failure(run: JobExit, input: string): Error {
+  const url = `file:${resolve(input)}`;
+  const all = lines(run.stderr);
+  const atFault = all.some((line) => undecodable.test(line) || (line.startsWith(`${url}: `) && !/No such file|Permission denied/.test(line)));
+  if (!atFault) return new Error(`ffmpeg failed with exit code ${run.code}: ${all.slice(0, 5).join(' / ') || 'no message'}`);
+  const first = all.find((line) => undecodable.test(line)) ?? all[0];
+  const demuxer = /^\[(\w+) @ 0x[0-9a-f]+\] Format not on whitelist/m.exec(run.stderr)?.[1];
+  const detail = demuxer
+    ? `ffmpeg reads it as ${demuxer}, which is not a video format`
+    : /matches no streams/.test(first)
+      ? 'it has no video stream'
+      : first.replaceAll(url, 'the file').replace(/[.:\s]+$/, '');
+  return new MediaInputError(`The video cannot be decoded: ${detail}.`, { cause: new Error(run.stderr.trim()) });
+}
