@@ -169,7 +169,7 @@ for (const transport of transports) {
       assert.match(listed.stdout, /^URI +NAME +TYPE +CREATED_TIME\n/);
       assert.match(listed.stdout, new RegExp(`^/ondemand/pages/${id} +The Film +film `, 'm'));
       assert.equal(stdoutJson(ok(await run('ondemand', 'get', id, '--fields', 'name', '--json'))).name, 'The Film');
-      assert.equal(stdoutJson(ok(await run('ondemand', 'update', id, '--link', 'the-film', '--json'))).link.endsWith('/ondemand/the-film'), true);
+      assert.equal(stdoutJson(ok(await run('ondemand', 'update', id, '--link', 'the-film', '--json'))).link.endsWith('/ondemand/pages/the-film'), true);
       assert.equal(ok(await run('ondemand', 'delete', id)).stderr, `Deleted On Demand page ${id}.\n`);
       assert.equal((await run('ondemand', 'get', id)).code, 1);
     });

@@ -3,7 +3,8 @@ type ApiCaller = { call: (m: string, p: string, o: { token?: string; json?: unkn
 /** Creates a video to be uploaded by tus, `size` bytes; answers its id and upload link (nothing sent yet). */
 export async function createTusVideo(h: ApiCaller, token: string, size: number, json: Record<string, unknown> = {}): Promise<{ id: string; link: string }> {
   const r = await h.call('POST', '/me/videos', { token, json: { name: 'Uploaded', ...json, upload: { approach: 'tus', size } } });
-  if (r.status !== 201) throw new Error(`creating a video failed: ${r.status} ${r.text}`);
+  // A tus attempt answers 200, as the hosted API's SDKs require (issue 22); other approaches 201.
+  if (r.status !== 200) throw new Error(`creating a video failed: ${r.status} ${r.text}`);
   return { id: String(r.body.uri).split('/').pop()!, link: r.body.upload.upload_link };
 }
 

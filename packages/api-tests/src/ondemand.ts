@@ -56,7 +56,7 @@ export async function addGenre(h: Harness, owner: Fixture, pageId: string, genre
   if (r.status !== 201) throw new Error(`adding a genre failed: ${r.status} ${r.text}`);
 }
 
-/** A draft that may be published: it has a genre and a main video. */
+/** A draft that may be published (it has a genre) and sells once it is (it has a main video). */
 export async function readyPage(h: Harness, owner: Fixture, json: Body = film()): Promise<string> {
   const id = await createPage(h, owner, json);
   await addGenre(h, owner, id);

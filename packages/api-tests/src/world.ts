@@ -82,6 +82,8 @@ export async function buildWorld(h: Harness): Promise<World> {
   vars.promotion_id = idOf(
     (await must('POST', `${p}/promotions`, { json: { type: 'single', total: 10, download: false, stream_period: '1_week' } }, [200, 201])).body.uri,
   );
+  // A's feed: C, whom A follows, appears in the world video's credits.
+  vars.activity_id = idOf((await must('GET', '/me/feed', {}, [200])).body.data[0].uri);
   return { a, b, c, vars };
 }
 

@@ -35,7 +35,7 @@ for (const driver of drivers) {
           uri: `/users/${alice.user.id}/albums/${id}`,
           name: 'Trips',
           description: 'Summer 2025',
-          link: `${h.server.url}/albums/${id}`,
+          link: `${h.server.url}/users/${alice.user.id}/albums/${id}`,
           created_time: '2026-01-02T03:04:05+00:00',
           modified_time: '2026-01-02T03:04:05+00:00',
           duration: 0,

@@ -50,6 +50,8 @@ const table: Record<string, Entry> = {
   // Playback (issue 8): readable by whoever may view the video; privacy is the visibility matrix's job.
   'videos.file.get': pub,
   'videos.player.get': pub,
+  // The review page (issue 22) is a capability: a link signed over the video, handed to its owner only.
+  'videos.review.get': na('a signed link answers whoever holds it while the review page is active; forged links are tested in review-page'),
   // Media links (issue 19) are capabilities: a signature over the object and its content version
   // decides, not the caller; media-images, media-texttracks and media-crawler test forged, stale and foreign uses.
   'media.images.get': na('a signed link answers whoever holds it; forged and stale links are tested in media-images'),
@@ -166,6 +168,7 @@ const table: Record<string, Entry> = {
   'channels.privacy.users.add': owner({ body: { users: ['/users/{b}'] }, vars: privateChannel }),
   'channels.privacy.users.put': owner({ vars: { ...privateChannel, user_id: 'b' } }),
   'videos.recommendations.list': pub,
+  'videos.albums.list': pub,
   'users.following.list': pub,
   'users.following.check': pub,
   'users.following.put': self(),
@@ -186,6 +189,7 @@ const table: Record<string, Entry> = {
   'users.pictures.update': owner({ body: { active: false } }),
   'users.pictures.delete': owner(),
   'users.feed.list': self(),
+  'users.feed.get': self(),
   'users.appearances.list': na('only /me: always the caller'),
   'users.categories.list': self(),
   'users.categories.check': self(),

@@ -142,12 +142,24 @@ for (const driver of drivers) {
           assert.equal(again.link, created.link, 'nothing changed');
         });
 
-        it("refuses another user's PUT and an anonymous one; stores nothing", async () => {
+        it("refuses another user's PUT, and one without a token or the owner's upload capability; stores nothing", async () => {
           const created = await kind.create(h, alice);
           const before = mediaFiles(h);
           assert.equal((await put(created.link, jpeg, bob.token, 'image/jpeg')).status, 403);
-          assert.equal((await put(created.link, jpeg, undefined, 'image/jpeg')).status, 401);
+          const bare = created.link.split('?')[0];
+          assert.equal((await put(bare, jpeg, undefined, 'image/jpeg')).status, 401);
+          assert.equal((await put(`${bare}?upload=${'0'.repeat(32)}`, jpeg, undefined, 'image/jpeg')).status, 401);
           assert.deepEqual(mediaFiles(h), before);
+        });
+
+        it('takes a PUT without a token at the link its owner was handed before the first upload (as vimeo.php sends it), once', async () => {
+          const created = await kind.create(h, alice);
+          assert.match(created.link, /\?upload=[0-9a-f]{32}$/, 'the owner’s link carries the upload capability');
+          const r = await put(created.link, jpeg, undefined, 'image/jpeg');
+          assert.equal(r.status, 200, await r.text());
+          const shown = (await h.call('GET', created.uri, { token: alice.token })).body as Picture;
+          assert.match(shown.link, /\/u1-[0-9a-f]{32}$/, 'an uploaded image’s link carries no capability');
+          assert.equal((await put(created.link, jpeg, undefined, 'image/jpeg')).status, 401, 'spent by the upload');
         });
 
         if (kind.remove) {
@@ -191,7 +203,8 @@ for (const driver of drivers) {
         const bid = b.uri.split('/').pop()!;
         const forged = a.sizes[0].link.replace(/-[0-9a-f]{32}\//, `-${'0'.repeat(32)}/`);
         const swapped = b.sizes[0].link.replace(`/pictures/${bid}/`, `/pictures/${aid}/`);
-        for (const link of [forged, swapped, a.link.replace(/\/[^/]+$/, '/p-x'), `${a.link}/123x45.png`, `${a.link}/100x75.jpg`]) {
+        const plain = a.link.split('?')[0];
+        for (const link of [forged, swapped, plain.replace(/\/[^/]+$/, '/p-x'), `${plain}/123x45.png`, `${plain}/100x75.jpg`]) {
           const r = await fetchBytes(link);
           assert.equal(r.status, 404, link);
         }
@@ -267,10 +280,11 @@ for (const driver of drivers) {
 
       it('POST pictures with `time` makes a picture of the frame at that offset', async () => {
         const p = await post(h, alice, `/videos/${videoId}/pictures`, 201, { time: 2, active: true });
-        assert.match(p.link, /\/f[0-9a-f]{12}t2000-[0-9a-f]{32}$/);
+        // The owner's link of a picture without an upload also carries its one-time upload capability.
+        assert.match(p.link, /\/f[0-9a-f]{12}t2000-[0-9a-f]{32}\?upload=[0-9a-f]{32}$/);
         await expectSizes(p, 'image/jpeg');
         const clip = (await h.call('GET', `/videos/${videoId}`, { token: bob.token })).body;
-        assert.equal(clip.pictures.link, p.link);
+        assert.equal(clip.pictures.link, p.link.split('?')[0], 'another viewer gets the link without the capability');
         const frames = await Promise.all([1, 2].map(async (t) => (await fetchBytes((await post(h, alice, `/videos/${videoId}/pictures`, 201, { time: t })).sizes[0].link)).bytes));
         assert.notDeepEqual(frames[0], frames[1], 'different offsets, different frames');
       });

@@ -95,16 +95,28 @@ for (const driver of drivers) {
       const r = await put(t.link, srt, bob.token);
       assert.equal(r.status, 403);
       assert.equal(((await r.json()) as { error_code: number }).error_code, 3430);
-      assert.equal((await put(t.link, srt, undefined)).status, 401);
+      assert.equal((await put(t.link.split('?')[0], srt, undefined)).status, 401);
       assert.deepEqual(trackFiles(t), []);
+    });
+
+    it('takes a PUT without a token at the link its owner was handed before the first file (as vimeo.php sends it), once; others never see that link', async () => {
+      const t = await create();
+      assert.match(t.link, /\.vtt\?upload=[0-9a-f]{32}$/);
+      const seen = (await h.call('GET', t.uri, { token: bob.token })).body as Track;
+      assert.equal(seen.link, t.link.split('?')[0], 'another viewer gets the plain link');
+      assert.equal((await put(seen.link, srt, undefined)).status, 401);
+      assert.equal((await put(t.link, srt, undefined)).status, 200);
+      assert.equal((await fetchBytes((await read(t)).link)).bytes.toString('utf8'), srtAsVtt);
+      assert.equal((await put(t.link, srt, undefined)).status, 401, 'spent by the upload');
     });
 
     it('links expire at the end of the next UTC day, and forged ones never answer', async () => {
       const t = await create();
       assert.equal(t.link_expires_time, '2026-01-04T00:00:00+00:00');
       assert.equal(t.hls_link_expires_time, t.link_expires_time);
-      assert.equal((await fetchBytes(t.link.replace(/-[0-9a-f]{32}\.vtt$/, `-${'a'.repeat(32)}.vtt`))).status, 404);
-      assert.equal((await fetchBytes(t.link.replace(/-(\d+)-/, (_, e: string) => `-${Number(e) + 86400}-`))).status, 404);
+      const plain = t.link.split('?')[0];
+      assert.equal((await fetchBytes(plain.replace(/-[0-9a-f]{32}\.vtt$/, `-${'a'.repeat(32)}.vtt`))).status, 404);
+      assert.equal((await fetchBytes(plain.replace(/-(\d+)-/, (_, e: string) => `-${Number(e) + 86400}-`))).status, 404);
       h.clock.advance(2 * 86400);
       try {
         assert.equal((await fetchBytes(t.link)).status, 404, 'expired');

@@ -36,16 +36,43 @@ for (const driver of drivers) {
         assert.deepEqual((await read(id, null)).published, { enabled: true, time: inSeconds(0) });
       });
 
-      it('400 naming publish.active while the page has no main video or no genre; nothing changes', async () => {
+      it('400 naming publish.active while the page has no genre; nothing changes', async () => {
         const id = await createPage(h, alice);
-        expectError(await patch(id, { publish: { active: true } }), 400, 2204, 'publish.active');
         await addPageVideo(h, alice, id);
         expectError(await patch(id, { publish: { active: true }, link: 'never-saved' }), 400, 2204, 'publish.active');
         const page = await read(id);
         assert.equal(page.published.enabled, false);
-        assert.equal(page.link, `${h.server.url}/ondemand/${id}`, 'the failed write changed nothing');
+        assert.equal(page.link, `${h.server.url}/ondemand/pages/${id}`, 'the failed write changed nothing');
         await addGenre(h, alice, id);
         assert.equal((await patch(id, { publish: { active: true } })).status, 200);
+      });
+
+      // Issue 22 (item 4): SPEC.md's state table allows publishing a draft with no further condition.
+      it('publishes a page without a main video; its interactions say it sells nothing until it has one', async () => {
+        const id = await createPage(h, alice, film({ name: 'Coming soon' }));
+        await addGenre(h, alice, id);
+        await addPageVideo(h, alice, id, { type: 'trailer' });
+        const r = await patch(id, { publish: { active: true } });
+        assert.equal(r.status, 200, r.text);
+        assert.deepEqual(r.body.published, { enabled: true, time: inSeconds(0) });
+        /** Whether the page sells `kind` now, why not, and what the caller may do. */
+        const offer = (body: { metadata: { interactions: Record<string, { active: boolean; reason: string | null; options: string[] }> } }, kind = 'buy') => {
+          const { active, reason, options } = body.metadata.interactions[kind];
+          return { active, reason, options };
+        };
+        const unsold = { active: false, reason: 'the page has no main video', options: [] };
+        assert.deepEqual(offer(r.body), unsold, 'the owner is told what the page lacks');
+        const seen = await read(id, bob);
+        assert.deepEqual(offer(seen), unsold);
+        assert.deepEqual(offer(seen, 'rent'), { ...unsold, reason: 'the page does not offer rent' });
+        assert.deepEqual(offer(await read(id, null)), unsold);
+        expectError(await h.call('POST', `/ondemand/pages/${id}/purchases`, { token: bob.token, json: { type: 'buy' } }), 400, 2204, 'type');
+        const announced = () => h.service.store.count('activities', where({ type: 'ondemand_publish', subject: id }));
+        assert.equal(await announced(), 0, 'nothing to announce yet');
+        await addPageVideo(h, alice, id);
+        assert.deepEqual(offer(await read(id, bob)), { active: true, reason: null, options: ['POST'] });
+        assert.equal(await announced(), 1, 'the page reaches the feed with its first main video');
+        assert.equal((await h.call('POST', `/ondemand/pages/${id}/purchases`, { token: bob.token, json: { type: 'buy' } })).status, 201);
       });
 
       it('400 naming publish.active when unpublishing; publish.active false on a draft changes nothing', async () => {
@@ -62,7 +89,7 @@ for (const driver of drivers) {
         await createPage(h, bob, film({ link: 'bobs-film' }));
         let r = await patch(id, { link: 'Alice_Film' });
         assert.equal(r.status, 200);
-        assert.equal(r.body.link, `${h.server.url}/ondemand/alice_film`);
+        assert.equal(r.body.link, `${h.server.url}/ondemand/pages/alice_film`);
         assert.equal((await h.call('GET', '/ondemand/pages/alice_film', { token: alice.token })).body.uri, `/ondemand/pages/${id}`);
         r = await patch(id, { link: 'alice_film' });
         assert.equal(r.status, 200, 'its own link is not taken');
@@ -70,7 +97,7 @@ for (const driver of drivers) {
         expectError(await patch(id, { link: 'no spaces' }), 400, 2204, 'link');
         expectError(await patch(id, { link: '777' }), 400, 2204, 'link');
         r = await patch(id, { link: '' });
-        assert.equal(r.body.link, `${h.server.url}/ondemand/${id}`);
+        assert.equal(r.body.link, `${h.server.url}/ondemand/pages/${id}`);
         expectError(await h.call('GET', '/ondemand/pages/alice_film', { token: alice.token }), 404, 5000);
       });
 
@@ -80,8 +107,9 @@ for (const driver of drivers) {
         expectError(await patch(id, { preorder: { active: true, publish_time: inSeconds(-60) } }), 400, 2204, 'preorder.publish_time');
         expectError(await patch(id, { preorder: { active: true, publish_time: 'next tuesday' } }), 400, 2204, 'preorder.publish_time');
         expectError(await patch(id, { preorder: { active: true, publish_time: inSeconds(60) }, publish: { active: true } }), 400, 2204, 'preorder.active');
-        const unready = await createPage(h, alice);
-        expectError(await patch(unready, { preorder: { active: true, publish_time: inSeconds(60) } }), 400, 2204, 'preorder.active');
+        const noGenre = await createPage(h, alice);
+        await addPageVideo(h, alice, noGenre);
+        expectError(await patch(noGenre, { preorder: { active: true, publish_time: inSeconds(60) } }), 400, 2204, 'preorder.active');
         const published = await publishedPage(h, alice);
         expectError(await patch(published, { preorder: { active: true } }), 400, 2204, 'preorder.active');
         expectError(await patch(published, { preorder: { publish_time: inSeconds(60) } }), 400, 2204, 'preorder.publish_time');
@@ -117,6 +145,25 @@ for (const driver of drivers) {
         assert.deepEqual(page.published, { enabled: true, time: at });
         assert.deepEqual(page.preorder, { active: false, publish_time: at });
         expectError(await h.call('DELETE', `/ondemand/pages/${id}`, { token: alice.token }), 403, 3200);
+      });
+
+      it('pre-orders a page without a main video and publishes it at preorder.publish_time; it sells once it has one', async () => {
+        const id = await createPage(h, alice, film({ name: 'Pre-order, film to come' }));
+        await addGenre(h, alice, id);
+        const at = inSeconds(600);
+        const r = await patch(id, { preorder: { active: true, publish_time: at } });
+        assert.equal(r.status, 200, r.text);
+        assert.deepEqual(r.body.preorder, { active: true, publish_time: at });
+        assert.equal(r.body.metadata.interactions.buy.reason, 'the page has no main video');
+        expectError(await h.call('POST', `/ondemand/pages/${id}/purchases`, { token: bob.token, json: { type: 'buy' } }), 400, 2204, 'type');
+        h.clock.advance(601);
+        const page = await read(id, bob);
+        assert.deepEqual(page.published, { enabled: true, time: at });
+        assert.deepEqual(page.preorder, { active: false, publish_time: at });
+        assert.equal(page.metadata.interactions.buy.active, false);
+        await addPageVideo(h, alice, id);
+        const sold = (await read(id, bob)).metadata.interactions.buy;
+        assert.deepEqual([sold.active, sold.reason], [true, null]);
       });
 
       it('publishes a due pre-order exactly once when many requests see it due at the same time', async () => {
@@ -203,6 +250,8 @@ for (const driver of drivers) {
         expectError(await h.call('DELETE', `/ondemand/pages/${id}`, { token: alice.token }), 403, 3200);
       });
 
+      // SPEC.md: "all videos finished transcoding". A page without a main video is not ready
+      // (ondemand-lifecycle.ts, videosReady): the flag never publishes an empty page at once.
       it('waits for a main video, and publishes when an available one is added', async () => {
         const id = await createPage(h, alice);
         await addGenre(h, alice, id);

@@ -97,7 +97,7 @@ for (const driver of drivers) {
         assert.equal(r.body.name, 'The Film');
         assert.equal(r.body.description, 'A film');
         assert.equal(r.body.type, 'film');
-        assert.equal(r.body.link, `${h.server.url}/ondemand/my-film`);
+        assert.equal(r.body.link, `${h.server.url}/ondemand/pages/my-film`);
         assert.equal(r.body.domain_link, 'https://film.example.com');
         assert.deepEqual(r.body.content_rating, ['violence', 'language']);
         assert.deepEqual(r.body.genres, []);
@@ -117,7 +117,13 @@ for (const driver of drivers) {
         const videos = r.body.metadata.connections.metadata.connections.videos;
         assert.deepEqual(videos, { uri: `/ondemand/pages/${id}/videos`, options: ['GET'], total: 0, main_total: 0, extra_total: 0 });
         assert.equal(r.body.metadata.connections.promotions.total, 0, 'the owner sees the promotions connection');
-        assert.deepEqual(r.body.metadata.interactions, {}, 'the owner cannot buy their own page');
+        const nothingHeld = { purchased: false, purchase_time: null, expires_time: null, download: false, price: null, currency: null };
+        const purchases = `/ondemand/pages/${id}/purchases`;
+        assert.deepEqual(r.body.metadata.interactions, {
+          buy: { uri: purchases, options: [], active: false, reason: 'the page has no main video', ...nothingHeld },
+          rent: { uri: purchases, options: [], active: false, reason: 'the page does not offer rent', ...nothingHeld },
+          subscribe: { uri: purchases, options: [], active: false, reason: 'the page does not offer subscribe', ...nothingHeld },
+        }, 'present for the owner too, who cannot buy their own page (no POST)');
         assert.equal((await h.call('GET', `/ondemand/pages/${id}`, { token: alice.token })).body.name, 'The Film');
       });
 
@@ -281,8 +287,10 @@ for (const driver of drivers) {
         assert.equal(r.status, 200);
         assert.equal(r.body.published.enabled, true);
         assert.equal(r.body.metadata.connections.promotions, undefined, 'promotions are the owner’s business');
-        assert.deepEqual(r.body.metadata.interactions, {}, 'anonymous callers hold nothing');
+        const anonymous = r.body.metadata.interactions.buy;
+        assert.deepEqual([anonymous.active, anonymous.reason, anonymous.options, anonymous.purchased], [true, null, [], false], 'anonymous callers hold nothing and may not POST');
         const bobView = await h.call('GET', published.uri, { token: bob.token });
+        assert.deepEqual(bobView.body.metadata.interactions.buy.options, ['POST']);
         assert.equal(bobView.body.metadata.interactions.buy.purchased, false);
       });
     });

@@ -46,6 +46,7 @@ for (const driver of drivers) {
           uri: `/ondemand/pages/${shop}/purchases`,
           options: ['POST'],
           active: true,
+          reason: null,
           purchased: true,
           purchase_time: at(0),
           expires_time: null,
@@ -63,7 +64,7 @@ for (const driver of drivers) {
         assert.equal(r.status, 201);
         assert.deepEqual(
           { ...r.body.metadata.interactions.rent, purchase_time: undefined },
-          { uri: `/ondemand/pages/${shop}/purchases`, options: ['POST'], active: true, purchased: true, purchase_time: undefined, expires_time: at(48 * 3600), download: false, price: 2.99, currency: 'USD' },
+          { uri: `/ondemand/pages/${shop}/purchases`, options: ['POST'], active: true, reason: null, purchased: true, purchase_time: undefined, expires_time: at(48 * 3600), download: false, price: 2.99, currency: 'USD' },
         );
         expectError(await buy(bob, { type: 'rent' }), 400, 2204, 'type');
         h.clock.advance(48 * 3600);

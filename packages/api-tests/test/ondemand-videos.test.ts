@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { drivers, expectError, Harness, type Fixture } from '../src/index';
-import { addPageVideo, createPage, publishedPage, series } from '../src/ondemand';
+import { addPageVideo, createPage, film, publishedPage, series } from '../src/ondemand';
 
 for (const driver of drivers) {
   describe(`On Demand page videos, seasons and likes (${driver.name})`, () => {
@@ -14,6 +14,13 @@ for (const driver of drivers) {
     const counts = async (pageId: string) => {
       const videos = (await h.call('GET', `/ondemand/pages/${pageId}`, { token: alice.token })).body.metadata.connections.metadata.connections.videos;
       return { total: videos.total, main: videos.main_total, extra: videos.extra_total };
+    };
+    /** The prices of each video on the page, as listed to its owner. */
+    const listedPrices = async (pageId: string) => {
+      const r = await h.call('GET', `/ondemand/pages/${pageId}/videos`, { token: alice.token });
+      assert.equal(r.status, 200, r.text);
+      type Listed = { uri: string; ondemand: { buy: { price: object }; rent: { price: object } } };
+      return Object.fromEntries(r.body.data.map((v: Listed) => [v.uri.split('/').pop(), { buy: v.ondemand.buy.price, rent: v.ondemand.rent.price }]));
     };
     const listed = async (path: string, who: Fixture | null = alice) => {
       const r = await h.call('GET', path, { token: who?.token });
@@ -82,7 +89,6 @@ for (const driver of drivers) {
         ['release_year is an integer', { type: 'extra', release_year: 'soon' }, 'release_year'],
         ['position is a number', { type: 'extra', position: 'first' }, 'position'],
         ['seasons are for series', { type: 'main', season: 1 }, 'season'],
-        ['prices are for episodes', { type: 'main', buy: { price: { USD: 1 } } }, 'buy.price'],
         ['prices are in listed currencies', { type: 'main', rent: { price: { USD: 1, XYZ: 1 } } }, 'rent.price.XYZ'],
       ];
       for (const [rule, body, field] of invalid) {
@@ -107,6 +113,38 @@ for (const driver of drivers) {
         assert.equal(r.status, 200);
         assert.deepEqual(r.body.ondemand.buy, { price: { USD: 2, EUR: 1.5 } });
         assert.equal((await put(show, episode, { type: 'main', position: 3 })).status, 200, 'prices already given stay');
+        const extra = await h.video(alice);
+        expectError(await put(show, extra, { type: 'extra', rent: { price: { EUR: 1 } } }), 400, 2204, 'rent.price.USD');
+        assert.deepEqual((await put(show, extra, { type: 'extra', rent: { price: { USD: 1 } } })).body.ondemand.rent, { price: { USD: 1 } }, 'an extra’s prices, beside the series’ rental');
+      });
+
+      // Issue 22 (item 4): SPEC.md takes buy.price.<CUR> and rent.price.<CUR> on every page video.
+      it('takes, stores and answers back prices of a film page’s videos; USD among them while the page sells that way', async () => {
+        const pageId = await createPage(h, alice, film({ name: 'Priced film', rent: { active: true, period: '24 hour', price: { USD: 3 } } }));
+        const main = await h.video(alice);
+        let r = await put(pageId, main, { type: 'main', buy: { price: { USD: 12, EUR: 11 } }, rent: { price: { USD: 4 } } });
+        assert.equal(r.status, 200, r.text);
+        assert.deepEqual([r.body.ondemand.buy, r.body.ondemand.rent], [{ price: { USD: 12, EUR: 11 } }, { price: { USD: 4 } }]);
+        const got = await h.call('GET', `/ondemand/pages/${pageId}/videos/${main}`, { token: alice.token });
+        assert.deepEqual([got.body.ondemand.buy, got.body.ondemand.rent], [{ price: { USD: 12, EUR: 11 } }, { price: { USD: 4 } }]);
+        const v33 = await h.call('GET', `/ondemand/pages/${pageId}/videos/${main}`, { token: alice.token, version: '3.3' });
+        assert.deepEqual(v33.body.buy, { price: { USD: 12, EUR: 11 } }, 'the On Demand Video representation before 3.4');
+        r = await put(pageId, main, { type: 'main', position: 2 });
+        assert.deepEqual(r.body.ondemand.buy, { price: { USD: 12, EUR: 11 } }, 'prices already given stay');
+        expectError(await put(pageId, main, { type: 'main', buy: { price: { EUR: 10 } } }), 400, 2204, 'buy.price.USD');
+        expectError(await put(pageId, main, { type: 'main', rent: { price: { GBP: 2 } } }), 400, 2204, 'rent.price.USD');
+        expectError(await put(pageId, main, { type: 'main', buy: { price: { USD: 5, XYZ: 1 } } }), 400, 2204, 'buy.price.XYZ');
+        assert.deepEqual((await listedPrices(pageId))[main], { buy: { USD: 12, EUR: 11 }, rent: { USD: 4 } }, 'refused prices changed nothing');
+        const trailer = await h.video(alice);
+        r = await put(pageId, trailer, { type: 'trailer', buy: { price: { USD: 1 } } });
+        assert.equal(r.status, 200, r.text);
+        assert.deepEqual(r.body.ondemand.buy, { price: { USD: 1 } }, 'any video of the page may carry prices');
+        const unpriced = await h.video(alice);
+        assert.equal((await put(pageId, unpriced, { type: 'extra' })).status, 200, 'or none');
+        const rentless = await createPage(h, alice, film({ name: 'Bought only' }));
+        r = await put(rentless, await h.video(alice), { type: 'main', buy: { price: { USD: 9 } }, rent: { price: { EUR: 2 } } });
+        assert.equal(r.status, 200, 'no USD needed for a way the page does not sell');
+        assert.deepEqual(r.body.ondemand.rent, { price: { EUR: 2 } });
       });
 
       it('400 when the video cannot be added: another user’s, or on another page', async () => {

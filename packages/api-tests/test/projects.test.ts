@@ -32,7 +32,7 @@ for (const driver of drivers) {
       assert.deepEqual(rest, {
         uri: `/users/${alice.user.id}/projects/${id}`,
         name: 'Drafts',
-        link: `${h.server.url}/folders/${id}`,
+        link: `${h.server.url}/users/${alice.user.id}/projects/${id}`,
         created_time: '2026-01-02T03:04:05+00:00',
         modified_time: '2026-01-02T03:04:05+00:00',
         metadata: { connections: { videos: { uri: `/users/${alice.user.id}/projects/${id}/videos`, options: ['GET', 'PUT', 'DELETE'], total: 0 } } },

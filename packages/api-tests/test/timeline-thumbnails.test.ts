@@ -31,8 +31,8 @@ for (const driver of drivers) {
       assert.equal(r.body.status, 'in_progress');
       assert.equal(r.body.sizes.length, 7);
       // No frame yet (the video was never uploaded): the placeholder, at the thumbnail's signed address.
-      assert.match(r.body.link, new RegExp(`^${h.server.url}/media/timelinethumbnails/${id}/p-[0-9a-f]{32}$`));
-      assert.deepEqual(r.body.sizes[3], { width: 640, height: 360, link: `${r.body.link}/640x360.png` });
+      assert.match(r.body.link, new RegExp(`^${h.server.url}/media/timelinethumbnails/${id}/p-[0-9a-f]{32}\\?upload=[0-9a-f]{32}$`));
+      assert.deepEqual(r.body.sizes[3], { width: 640, height: 360, link: `${r.body.link.split('?')[0]}/640x360.png` });
       assert.equal(r.body.created_time, '2026-01-02T03:04:05+00:00');
       assert.match(r.body.resource_key, /^[0-9a-f]{40}$/);
     });

@@ -51,7 +51,8 @@ for (const driver of drivers) {
       const v33 = await h.call('GET', '/me', { token: alice.token, version: '3.3' });
       assert.deepEqual(v33.body.upload_quota.quota, { hd: true, sd: true });
       assert.equal(v33.body.metadata.connections.folders, undefined);
-      assert.ok(v33.body.metadata.connections.activities);
+      // reelbase's activity stream of a user is their feed: the connection leads there (issue 22, no dead connection).
+      assert.deepEqual(v33.body.metadata.connections.activities, { uri: `/users/${alice.user.id}/feed`, options: ['GET'] });
       const v31 = await h.call('GET', '/me', { token: alice.token, version: '3.1' });
       assert.equal(v31.body.metadata, undefined);
     });

@@ -15,7 +15,7 @@ for (const driver of drivers) {
     });
     after(() => h.stop());
 
-    it('creates a video from JSON metadata plus upload.* and answers 201 with a typed Clip', async () => {
+    it('creates a video from JSON metadata plus upload.* and answers a tus attempt 200 with a typed Clip', async () => {
       const r = await h.call('POST', '/me/videos', {
         token: alice.token,
         json: {
@@ -32,7 +32,7 @@ for (const driver of drivers) {
           upload: { approach: 'tus', size: 1234, redirect_url: 'https://example.com/done' },
         },
       });
-      assert.equal(r.status, 201, r.text);
+      assert.equal(r.status, 200, r.text);
       assert.equal(r.headers.get('content-type'), 'application/vnd.reelbase.video+json;version=3.4');
       const v = r.body;
       assert.match(v.uri, /^\/videos\/\d+$/);
@@ -94,6 +94,30 @@ for (const driver of drivers) {
       assert.equal(r.body.upload.approach, 'pull');
       assert.equal(r.body.upload.link, 'https://example.com/a.mp4');
       assert.equal(r.headers.get('content-type'), 'application/vnd.reelbase.video+json;version=3.2');
+    });
+
+    it('answers a tus attempt 200 in every version and every other approach 201 (issue 22: what the SDKs check)', async () => {
+      const link = 'https://example.com/a.mp4';
+      const bodies: [string, Record<string, unknown>, number][] = [
+        ['tus', { upload: { approach: 'tus', size: 10 } }, 200],
+        ['post', { upload: { approach: 'post', size: 10 } }, 201],
+        ['pull', { upload: { approach: 'pull', link } }, 201],
+        ['streaming', { upload: { approach: 'streaming', size: 10 } }, 201],
+        ['none', {}, 201],
+      ];
+      for (const version of ['3.1', '3.2', '3.3', '3.4']) {
+        for (const [approach, body, status] of bodies) {
+          const r = await h.call('POST', '/me/videos', { token: alice.token, json: { name: approach, ...body }, version });
+          assert.equal(r.status, status, `${approach} at ${version}: ${r.text}`);
+          assert.equal(r.body.upload.approach, approach === 'none' ? null : approach);
+        }
+      }
+      for (const version of ['3.1', '3.2', '3.3']) {
+        const tus = await h.call('POST', '/me/videos', { token: alice.token, json: { type: 'tus', upload: { size: 10 } }, version });
+        assert.equal(tus.status, 200, `type tus at ${version}: ${tus.text}`);
+        const post = await h.call('POST', '/me/videos', { token: alice.token, json: { type: 'post' }, version });
+        assert.equal(post.status, 201, `type post at ${version}: ${post.text}`);
+      }
     });
 
     it('needs upload.link for a pull upload', async () => {

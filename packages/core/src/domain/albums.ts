@@ -1,6 +1,7 @@
 import { boolean, enums, object, optional, pattern, refine, size, string, type Infer } from 'superstruct';
 import type { UserRecord, VideoRecord } from '../records';
 import { forbidden, invalidField, notFound } from '../engine/errors';
+import { by } from '../engine/list';
 import type { Context } from '../engine/operation';
 import { since } from '../engine/versions';
 import { isoTime } from '../representations/common';
@@ -11,6 +12,15 @@ import { stripUndefined } from './patch';
 import { hashSecret, verifySecret } from './secrets';
 import { representContext, targetUser } from './users';
 import { assertCanView } from './visibility';
+
+/** How lists of albums sort (SPEC.md, GET /me/albums): alphabetical, date (newest first), duration, videos (most first). */
+export const albumListSorts = {
+  alphabetical: by('name', 'asc'),
+  date: by('created_time', 'desc'),
+  duration: by('duration', 'desc'),
+  videos: by('videos_total', 'desc'),
+};
+export type AlbumListSort = keyof typeof albumListSorts;
 
 /** SPEC.md, Album: the album's own `sort`, which `sort=default` of its video list follows. */
 export const albumSorts = ['added_first', 'added_last', 'alphabetical', 'arranged', 'comments', 'likes', 'newest', 'oldest', 'plays'] as const;

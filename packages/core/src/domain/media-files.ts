@@ -1,4 +1,4 @@
-import { ApiError, invalidField, notFound } from '../engine/errors';
+import { ApiError, codes, forbidden, invalidField, notFound, unauthorized } from '../engine/errors';
 import type { Context, Reply } from '../engine/operation';
 import type { BlobAccess } from '../blobs/blob-store';
 import { isMediaInputError, type MediaTools } from '../media/media-tools';
@@ -88,4 +88,23 @@ export async function blobReply(blobs: BlobAccess, key: string, type: string, v:
   kept.set(key, data);
   keptBytes += data.length;
   return { status: 200, headers: mediaHeaders(v), bytes: { data, type } };
+}
+
+/**
+ * Who may PUT to a media link. With a bearer token: the object's owner, holding the upload scope.
+ * Without one: whoever holds the link's upload capability (`?upload=`, signed over `subject`),
+ * which only the owner was handed, only while the object has no file of its own — vimeo.php PUTs
+ * images and captions with a bare curl handle, no Authorization.
+ */
+export function authorizeUpload(ctx: Context<unknown>, ownerId: string | null, subject: string, noPermission?: number): void {
+  const user = ctx.principal.user;
+  if (user) {
+    if (!ctx.principal.scopes.has('upload')) throw forbidden('This operation needs the "upload" scope, which the access token lacks.');
+    if (user.id !== ownerId) throw forbidden('Only the owner may upload this file.', noPermission);
+    return;
+  }
+  const presented = ctx.request.query.upload;
+  if (!presented || !ctx.links.verify(subject, presented)) {
+    throw unauthorized(codes.invalidCredentials, 'Send the owner’s access token, or PUT to the link its owner was handed before the first upload.');
+  }
 }

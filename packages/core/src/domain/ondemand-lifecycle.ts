@@ -13,16 +13,27 @@ import type { OndemandPageRecord, PageVideoRecord } from './ondemand-records';
  * pre-order reaching preorder.publish_time, or by publish_when_ready once the videos are available.
  */
 
-/** Why a page cannot be published yet, or null when it can: it needs something to sell and a genre to be found under. */
+/**
+ * Why a page cannot be published (or pre-ordered) yet, or null when it can: it needs a genre to be
+ * found under (SPEC.md, Limits: a page has at least one genre, and a page starts with none). A main
+ * video is not needed (SPEC.md's state table: "allowed"); a page without one sells nothing, and
+ * says so in its interactions (ondemand-offers.ts).
+ */
 export function publishBlocker(page: OndemandPageRecord): string | null {
-  if (page.main_total === 0) return 'the page needs a main video before it can be published';
   if (page.genres.length === 0) return 'the page needs a genre before it can be published';
   return null;
 }
 
-/** True when the page can be published and every one of its videos is available (transcoded). */
+/**
+ * True when publish_when_ready may publish the page: it can be published, has a main video, and
+ * every one of its videos is available (transcoded). SPEC.md's condition is "all videos finished
+ * transcoding"; we read it as "the page's videos are ready", which a page without a main video is
+ * not: with none, nothing has finished, and publishing (which cannot be undone) an empty page the
+ * instant the flag is set would surprise its owner. It waits for a main video instead; publishing
+ * such a page stays one explicit PATCH publish.active away.
+ */
 async function videosReady(store: Store, page: OndemandPageRecord): Promise<boolean> {
-  if (publishBlocker(page)) return false;
+  if (publishBlocker(page) || page.main_total === 0) return false;
   const pending = and(inSelect('id', 'ondemand_videos', 'video_id', eq('page_id', page.id)), ne('status', 'available'));
   return (await store.count('videos', pending)) === 0;
 }
@@ -62,6 +73,16 @@ export async function announcePublished(store: Store, page: OndemandPageRecord, 
   for (const row of items) {
     await recordActivity(store, { type: 'ondemand_publish', video_id: row.video_id, user_id: page.user_id, subject: page.id }, now);
   }
+}
+
+/**
+ * A page published without a main video announced nothing; it is announced when a main video
+ * first arrives (`page` as it was before that video was put on it).
+ */
+export async function announceLatePublication(store: Store, page: OndemandPageRecord, type: PageVideoRecord['type'], now: Date): Promise<void> {
+  if (page.status !== 'published' || page.main_total > 0 || type !== 'main') return;
+  if (await store.count('activities', and(eq('type', 'ondemand_publish'), eq('subject', page.id)))) return;
+  await announcePublished(store, page, now);
 }
 
 /** The body of PATCH /ondemand/pages/{id}. */

@@ -7,6 +7,7 @@ import { where } from '../store/filters';
 import type { Store } from '../store/store';
 import type { UserRecord } from '../records';
 import { isoTime } from '../representations/common';
+import { noMainVideo, offerOf, unsoldReason } from './ondemand-offers';
 import type { LibraryRecord, OndemandPageRecord, PromoCodeRecord, PromotionRecord, PurchaseRecord, PurchaseType } from './ondemand-records';
 
 /** The body of POST /ondemand/pages/{id}/purchases (a documented extension: SPEC.md does not say how buying happens). */
@@ -16,12 +17,6 @@ export const purchaseFields = object({
   promo_code: optional(size(string(), 1, 50)),
 });
 export type PurchaseInput = Infer<typeof purchaseFields>;
-
-/** What the page asks for a kind of purchase: whether it offers it and its prices (a subscription is priced in USD only). */
-function offerOf(page: OndemandPageRecord, type: PurchaseType) {
-  if (type === 'subscribe') return page.subscription.monthly;
-  return page[type];
-}
 
 /** A promotion applies to the products it names; `any` to every one. */
 const applies = (promotion: PromotionRecord, type: PurchaseType): boolean => promotion.product_type === 'any' || promotion.product_type === type;
@@ -42,7 +37,8 @@ async function redeemable(store: Store, page: OndemandPageRecord, code: string, 
  * Records a purchase: no payment is taken. The price is the page's for the kind and currency,
  * less a promotion's discount; a rental runs for the page's rental period, a subscription for a
  * month, and access by promotion for its stream period. A vip promotion grants free access even
- * to what the page does not sell, or does not sell yet.
+ * to what the page does not sell, or does not sell yet; but a page without a main video has
+ * nothing to give access to, so nobody buys anything of it, vip or not.
  */
 export async function recordPurchase(ctx: Context<unknown>, page: OndemandPageRecord, input: PurchaseInput): Promise<PurchaseRecord> {
   const { store } = ctx;
@@ -53,9 +49,10 @@ export async function recordPurchase(ctx: Context<unknown>, page: OndemandPageRe
   const { type } = input;
   const promo = input.promo_code === undefined ? null : await redeemable(store, page, input.promo_code, type, now);
   const vip = promo?.promotion.access_type === 'vip';
+  if (page.main_total === 0) throw invalidField('type', noMainVideo);
+  const unsold = unsoldReason(page, type);
+  if (!vip && unsold) throw invalidField('type', unsold);
   const offer = offerOf(page, type);
-  if (!vip && !offer.active) throw invalidField('type', `the page does not offer ${type}`);
-  if (!vip && page.status === 'preorder' && type !== 'buy') throw invalidField('type', 'a page up for pre-order can only be bought');
   const currency = input.currency ?? 'USD';
   const listPrice = offer.price[currency];
   if (!vip && (!page.accepted_currencies.includes(currency) || listPrice === undefined)) {

@@ -72,6 +72,11 @@ export type PageVideoRecord = {
   release_year: number | null;
   /** Series main videos belong to a season. */
   season_id: string | null;
+  /**
+   * The video's own prices, as PUT gave them (`buy.price.<CUR>`, `rent.price.<CUR>`), on any page
+   * type; answered back in the video's `ondemand.buy.price` and `ondemand.rent.price`. Purchases
+   * (POST …/purchases) are of the whole page, at the page's prices.
+   */
   buy_price: PriceList;
   rent_price: PriceList;
   created_time: string;

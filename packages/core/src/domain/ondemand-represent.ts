@@ -39,7 +39,7 @@ export async function representPages(ctx: Context<unknown>, pages: OndemandPageR
       page,
       {
         owner: ownerById.get(page.user_id)!,
-        purchases: viewer ? (purchases.get(page.id) ?? { now, latest: {} }) : null,
+        purchases: purchases.get(page.id) ?? { now, latest: {} },
         regions: current ? undefined : (regions.get(page.id) ?? []),
       },
       rc,

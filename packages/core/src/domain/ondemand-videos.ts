@@ -8,6 +8,7 @@ import type { Context, Reply } from '../engine/operation';
 import { isoTime } from '../representations/common';
 import { pageVideoKind, representPageVideo } from '../representations/ondemand-video';
 import { inOrderOf, withMembers } from './memberships';
+import { announceLatePublication } from './ondemand-lifecycle';
 import { priceList } from './ondemand-page-fields';
 import type { OndemandPageRecord, PageVideoRecord, SeasonRecord, VideoKind } from './ondemand-records';
 import { countOnPage, seasonFor } from './ondemand-video-rows';
@@ -38,26 +39,35 @@ export async function loadPageVideo(ctx: Context<unknown>, page: OndemandPageRec
   return row;
 }
 
-/** The rules of adding a video that depend on the page, the video and what is already on the page. */
+const definedPrices = (list: Record<string, number | undefined> | undefined) =>
+  list && Object.fromEntries(Object.entries(list).filter((e): e is [string, number] => e[1] !== undefined));
+
+/**
+ * The rules of adding a video that depend on the page, the video and what is already on the page.
+ * Prices (SPEC.md: `buy.price.<CUR>` and `rent.price.<CUR>`, "USD required when buy.active or
+ * rent.active is true") are taken for every video on every page type. An episode (a main video of
+ * a series) is sold by the page's episode offers, so while `episodes.buy.active` or
+ * `episodes.rent.active` holds it needs a USD price of that kind; any other video (a film, an
+ * extra, a trailer) may go on unpriced, but prices it has need USD while the page's `buy.active`
+ * or `rent.active` holds.
+ */
 function checkPageVideo(page: OndemandPageRecord, input: PageVideoInput, existing: PageVideoRecord | null): void {
   const episode = page.type === 'series' && input.type === 'main';
   if (input.season !== undefined && !episode) throw invalidField('season', 'only main videos (episodes) of series pages belong to a season');
   const already = (kind: VideoKind) => page[`${kind}_total`] - (existing?.type === kind ? 1 : 0);
   if (input.type === 'trailer' && already('trailer') > 0) throw invalidField('type', 'the page already has a trailer');
   if (page.type === 'film' && input.type === 'main' && already('main') > 0) throw invalidField('type', 'a film page has one main video');
-  if (!episode) {
-    const priced = input.buy?.price ? 'buy.price' : input.rent?.price ? 'rent.price' : null;
-    if (priced) throw invalidField(priced, 'prices of single videos are for episodes (main videos) of series pages only');
-    return;
+  for (const kind of ['buy', 'rent'] as const) {
+    const prices = definedPrices(input[kind]?.price) ?? existing?.[`${kind}_price`] ?? {};
+    if (prices.USD !== undefined) continue;
+    if (episode && page.episodes?.[kind].active) {
+      throw invalidField(`${kind}.price.USD`, `is required when the page ${kind === 'buy' ? 'sells' : 'rents'} episodes (episodes.${kind}.active)`);
+    }
+    if (!episode && page[kind].active && Object.keys(prices).length > 0) {
+      throw invalidField(`${kind}.price.USD`, `is required among the video's prices when the page's ${kind}.active is true`);
+    }
   }
-  const buy = input.buy?.price ?? existing?.buy_price;
-  const rent = input.rent?.price ?? existing?.rent_price;
-  if (page.episodes?.buy.active && buy?.USD === undefined) throw invalidField('buy.price.USD', 'is required when the page sells episodes (episodes.buy.active)');
-  if (page.episodes?.rent.active && rent?.USD === undefined) throw invalidField('rent.price.USD', 'is required when the page rents episodes (episodes.rent.active)');
 }
-
-const definedPrices = (list: Record<string, number | undefined> | undefined) =>
-  list && Object.fromEntries(Object.entries(list).filter((e): e is [string, number] => e[1] !== undefined));
 
 /**
  * Puts one of the owner's videos on the page, or changes how it is there (type, place, season,
@@ -93,6 +103,7 @@ export async function putPageVideo(ctx: Context<unknown>, page: OndemandPageReco
   await countOnPage(store, row, 1);
   if (existing) await countOnPage(store, existing, -1);
   await store.update<OndemandPageRecord>('ondemand_pages', page.id, { modified_time: now });
+  await announceLatePublication(store, page, row.type, ctx.now());
   return row;
 }
 

@@ -58,6 +58,14 @@ export const imageToken = (signer: LinkSigner, family: ImageFamily, id: string, 
   return `${version}-${signer.sign(imageSubject(family, id, version))}`;
 };
 
+/**
+ * The capability that lets a PUT to a link without a bearer token (vimeo.php uploads images with
+ * a bare curl handle) store an image: handed only to the uploader, only while the record has no
+ * image of its own, and bound to the version it was handed for, so one upload spends it and a
+ * public image link never carries one.
+ */
+export const uploadCapability = (signer: LinkSigner, family: string, id: string, version: string): string => signer.sign(`upload/${family}/${id}/${version}`);
+
 export interface ImageLinks {
   /** The image itself (its master); an upload is PUT here. */
   link: string;
@@ -72,10 +80,12 @@ export function imageLinks(
   id: string,
   content: ImageContent,
   dims: readonly (readonly [number, number])[],
+  uploader = false,
 ): ImageLinks {
   const link = `${base}/media/${family}/${id}/${imageToken(signer, family, id, content)}`;
   const ext = extensionOf(imageType(content));
-  return { link, sizes: dims.map(([width, height]) => ({ width, height, link: `${link}/${width}x${height}.${ext}` })) };
+  const writable = uploader && content.kind !== 'upload' ? `?upload=${uploadCapability(signer, family, id, contentVersion(content))}` : '';
+  return { link: `${link}${writable}`, sizes: dims.map(([width, height]) => ({ width, height, link: `${link}/${width}x${height}.${ext}` })) };
 }
 
 /** The sizes every picture is served in: 16:9 for thumbnails, posters and logos, squares for portraits. */

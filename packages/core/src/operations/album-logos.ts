@@ -24,7 +24,7 @@ const manage = 'manage its logos';
 const ofAlbum = (albumId: string) => and(eq('owner_kind', albumLogoKind), eq('owner_id', albumId));
 
 const represent = (ctx: Context<unknown>, album: AlbumRecord, logo: PictureRecord) =>
-  representPicture(logo, `${albumUri(album)}/logos/${logo.id}`, representContext(ctx));
+  representPicture(logo, `${albumUri(album)}/logos/${logo.id}`, representContext(ctx), album.user_id);
 
 async function loadLogo(store: Store, album: AlbumRecord, id: string): Promise<PictureRecord> {
   const logo = await findById<PictureRecord>(store, 'pictures', id);

@@ -1,18 +1,20 @@
 import { array, boolean, object, optional, size, string } from 'superstruct';
 import { notFound } from '../engine/errors';
-import { listParams } from '../engine/list';
+import { listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { created, noContent, ok, operation } from '../engine/operation';
 import { albumVideoPage, albumVideoSorts, type AlbumVideoListParams } from '../domain/album-video-list';
-import { assertAlbumOpen, assertMayAddToAlbum, loadAlbum, loadOwnedAlbum, representOneAlbum } from '../domain/albums';
-import { inOrderOf } from '../domain/memberships';
+import { albumListSorts, assertAlbumOpen, assertMayAddToAlbum, loadAlbum, loadOwnedAlbum, representOneAlbum, type AlbumListSort } from '../domain/albums';
+import { inOrderOf, memberPage } from '../domain/memberships';
+import { representContext } from '../domain/users';
 import { albumVideoRow, appendToAlbum, setAlbumVideos, takeOutOfAlbum } from '../domain/video-containers';
 import { readVideoUris } from '../domain/video-uris';
-import { loadVideo, representOne } from '../domain/videos';
+import { loadVideo, loadVisibleVideo, representOne } from '../domain/videos';
 import { assertCanView } from '../domain/visibility';
-import type { AlbumVideoRecord } from '../domain/album-records';
-import type { VideoRecord } from '../records';
+import type { AlbumRecord, AlbumVideoRecord } from '../domain/album-records';
+import type { UserRecord, VideoRecord } from '../records';
+import { representAlbum } from '../representations/album';
 import { isoTime } from '../representations/common';
-import { and, eq, isIn } from '../store/filters';
+import { and, contains, eq, isIn, ne, or } from '../store/filters';
 
 const paths = ['/me/albums/{album_id}/videos', '/users/{user_id}/albums/{album_id}/videos'];
 const onePaths = ['/me/albums/{album_id}/videos/{video_id}', '/users/{user_id}/albums/{album_id}/videos/{video_id}'];
@@ -108,4 +110,39 @@ export const removeAlbumVideo = operation({
   },
 });
 
-export const albumVideoOperations = [listAlbumVideos, replaceAlbumVideos, getAlbumVideo, addAlbumVideo, removeAlbumVideo];
+export const listVideoAlbums = operation({
+  id: 'videos.albums.list',
+  summary:
+    "List the albums that hold a video and that the caller may see (others' password albums are reached by id, never listed): reelbase's answer to the Clip's albums connection, which the hosted API names without documenting it",
+  method: 'GET',
+  paths: ['/videos/{video_id}/albums'],
+  params: object({ ...listParams({ sort: Object.keys(albumListSorts) as AlbumListSort[], query: true }), password }),
+  async handle(ctx) {
+    const p = ctx.params as ListParams<AlbumListSort> & { password?: string };
+    const video = await loadVisibleVideo(ctx, ctx.path.video_id, p.password);
+    const viewer = ctx.principal.user?.id;
+    const query = p.query?.trim();
+    const page = pageOf(p);
+    // As in a user's album list: a password album shows to its owner only.
+    const albums = and(
+      viewer ? or(eq('user_id', viewer), ne('privacy_view', 'password')) : ne('privacy_view', 'password'),
+      query ? or(contains('name', query), contains('description', query)) : undefined,
+    );
+    const result = await memberPage<AlbumRecord>(ctx.store, {
+      rows: { collection: 'album_videos', where: eq('video_id', video.id), memberField: 'album_id' },
+      members: { collection: 'albums', where: albums },
+      orderBy: orderOf(albumListSorts, p.sort ?? 'date', p.direction),
+      byRow: false,
+      page,
+    });
+    const owners = new Map((await inOrderOf<UserRecord>(ctx.store, 'users', [...new Set(result.items.map((a) => a.user_id))])).map((u) => [u.id, u]));
+    const rc = representContext(ctx);
+    const data = result.items.flatMap((a) => {
+      const owner = owners.get(a.user_id);
+      return owner ? [representAlbum(a, owner, rc)] : [];
+    });
+    return listReply(ctx, page, result.total, data, 'album');
+  },
+});
+
+export const albumVideoOperations = [listVideoAlbums, listAlbumVideos, replaceAlbumVideos, getAlbumVideo, addAlbumVideo, removeAlbumVideo];

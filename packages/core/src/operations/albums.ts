@@ -1,9 +1,9 @@
 import { object } from 'superstruct';
-import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
+import { listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { created, deleted, ok, operation, updated } from '../engine/operation';
 import { since } from '../engine/versions';
 import { albumLogoKind, type AlbumRecord } from '../domain/album-records';
-import { albumFields, albumPatch, loadAlbum, loadOwnedAlbum, newAlbum, newAlbumFields, representOneAlbum } from '../domain/albums';
+import { albumFields, albumListSorts, albumPatch, loadAlbum, loadOwnedAlbum, newAlbum, newAlbumFields, representOneAlbum, type AlbumListSort } from '../domain/albums';
 import { actingUser, representContext, targetUser } from '../domain/users';
 import type { UserRecord } from '../records';
 import { isoTime } from '../representations/common';
@@ -18,23 +18,15 @@ import { ownerMediaPrefix } from '../media/image-links';
 const paths = ['/me/albums', '/users/{user_id}/albums'];
 const onePaths = ['/me/albums/{album_id}', '/users/{user_id}/albums/{album_id}'];
 
-const sorts = {
-  alphabetical: by('name', 'asc'),
-  date: by('created_time', 'desc'),
-  duration: by('duration', 'desc'),
-  videos: by('videos_total', 'desc'),
-};
-type Sort = keyof typeof sorts;
-
 export const listAlbums = operation({
   id: 'users.albums.list',
   summary: "List a user's albums, newest first; others see every album but the password-protected ones",
   method: 'GET',
   paths,
-  params: object(listParams({ sort: Object.keys(sorts) as Sort[], query: true })),
+  params: object(listParams({ sort: Object.keys(albumListSorts) as AlbumListSort[], query: true })),
   async handle(ctx) {
     const owner = await targetUser(ctx);
-    const p = ctx.params as ListParams<Sort>;
+    const p = ctx.params as ListParams<AlbumListSort>;
     const page = pageOf(p);
     const query = p.query?.trim();
     // Like password videos, password albums are reached by id, never listed to others.
@@ -43,7 +35,7 @@ export const listAlbums = operation({
       owner.id === ctx.principal.user?.id ? undefined : ne('privacy_view', 'password'),
       query ? or(contains('name', query), contains('description', query)) : undefined,
     );
-    const result = await ctx.store.find<AlbumRecord>('albums', { where, orderBy: orderOf(sorts, p.sort ?? 'date', p.direction), offset: page.offset, limit: page.limit });
+    const result = await ctx.store.find<AlbumRecord>('albums', { where, orderBy: orderOf(albumListSorts, p.sort ?? 'date', p.direction), offset: page.offset, limit: page.limit });
     const rc = representContext(ctx);
     return listReply(ctx, page, result.total, result.items.map((a) => representAlbum(a, owner, rc)), 'album');
   },

@@ -1,6 +1,7 @@
 import { enums, object, optional, size, string } from 'superstruct';
+import { notFound } from '../engine/errors';
 import { listParams, pageOf, type ListParams, type Page } from '../engine/list';
-import { operation, type Context, type Reply } from '../engine/operation';
+import { ok, operation, type Context, type Reply } from '../engine/operation';
 import { feedFilter } from '../domain/activities';
 import { categoryFollowTimes, followedCategorySlugs } from '../domain/category-follows';
 import { decodeCursor, encodeCursor, type FeedCursor } from '../domain/feed-cursor';
@@ -13,6 +14,7 @@ import { representVideos } from '../domain/videos';
 import type { UserRecord, VideoRecord } from '../records';
 import { representActivity } from '../representations/activity';
 import { userUri } from '../representations/user';
+import { and, eq } from '../store/filters';
 import { appearanceOperations } from './appearances';
 import { followedCategoryOperations } from './followed-categories';
 
@@ -37,6 +39,24 @@ export const getFeed = operation({
     const reader = { user, categories: await followedCategorySlugs(ctx.store, user.id) };
     const feed = await readFeed(ctx.store, feedFilter(reader, p.type), user.id, page, cursor);
     return feedReply(ctx, page, feed, await representFeed(ctx, user, feed.activities));
+  },
+});
+
+export const getActivity = operation({
+  id: 'users.feed.get',
+  summary: "One item of the user's feed, at the uri its Activity names (404 when the feed does not hold it, or no longer shows its video)",
+  method: 'GET',
+  paths: ['/me/feed/{activity_id}', '/users/{user_id}/feed/{activity_id}'],
+  scope: 'private',
+  async handle(ctx) {
+    const user = await actingUser(ctx, 'read their feed');
+    const reader = { user, categories: await followedCategorySlugs(ctx.store, user.id) };
+    const id = ctx.path.activity_id;
+    // The feed's own rule decides, as for the list: an activity the feed does not show is not found.
+    const activity = /^\d{1,18}$/.test(id) ? await ctx.store.findOne<ActivityRecord>('activities', and(eq('id', id), feedFilter(reader))) : null;
+    const [item] = activity ? await representFeed(ctx, user, [activity]) : [];
+    if (!item) throw notFound('activity');
+    return ok(item, 'activity');
   },
 });
 
@@ -82,4 +102,4 @@ async function representFeed(ctx: Context<unknown>, reader: UserRecord, activiti
   });
 }
 
-export const feedOperations = [getFeed, ...appearanceOperations, ...followedCategoryOperations];
+export const feedOperations = [getFeed, getActivity, ...appearanceOperations, ...followedCategoryOperations];

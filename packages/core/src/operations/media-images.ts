@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { forbidden, invalidField } from '../engine/errors';
+import { invalidField } from '../engine/errors';
 import { operation, type Context, type Reply } from '../engine/operation';
 import { loadImageRecord, saveImage, type ImageRecord } from '../domain/image-records';
-import { blobReply, deadLink, mediaAccess, mediaHeaders, notModified, readUpload, uploadedBytes, type Validators } from '../domain/media-files';
+import { authorizeUpload, blobReply, deadLink, mediaAccess, mediaHeaders, notModified, readUpload, uploadedBytes, type Validators } from '../domain/media-files';
 import {
   contentVersion,
   extensionOf,
@@ -102,18 +102,19 @@ export const getImage = operation({
 
 export const putImage = operation({
   id: 'media.images.upload',
-  summary: 'Upload the image of a picture, portrait, logo, poster, background or timeline thumbnail: PUT its bytes to its `link` (JPEG, PNG, WebP or GIF)',
+  summary:
+    'Upload the image of a picture, portrait, logo, poster, background or timeline thumbnail: PUT its bytes to its `link` (JPEG, PNG, WebP or GIF), with the owner’s token (scope upload), or without one to the `link` the owner was handed before the first upload',
   method: 'PUT',
   paths: families.map((f) => `/media/${f}/{image_id}/{token}`),
-  scope: 'upload',
+  // Authorised by authorizeUpload: the owner's token, or the owner's upload capability.
   rawBody: {
     maxBytes: (config) => config.imageMaxBytes,
     tooLarge: (max) => invalidField('file', `Images are limited to ${max} bytes.`),
   },
   ownTransaction: true,
   async handle(ctx) {
-    const { record } = await resolve(ctx, true);
-    if (record.userId !== ctx.principal.user?.id) throw forbidden('Only the owner may upload this image.');
+    const { record, content } = await resolve(ctx, true);
+    authorizeUpload(ctx, record.userId, `upload/${record.family}/${record.id}/${contentVersion(content)}`);
     const bytes = uploadedBytes(ctx, 'image');
     const { blobs, media } = mediaAccess(ctx);
     // Decoded before any transaction opens: a large image takes a while, and no write waits on it.

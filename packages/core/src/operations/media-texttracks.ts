@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { forbidden, invalidField } from '../engine/errors';
+import { invalidField } from '../engine/errors';
 import { operation, type Context, type Reply } from '../engine/operation';
 import { findById } from '../domain/lookup';
-import { blobReply, deadLink, mediaAccess, mediaHeaders, notModified, readUpload, uploadedBytes, type Validators } from '../domain/media-files';
+import { authorizeUpload, blobReply, deadLink, mediaAccess, mediaHeaders, notModified, readUpload, uploadedBytes, type Validators } from '../domain/media-files';
 import { subtitlePlaylist, trackMediaPrefix } from '../domain/texttrack-files';
 import { parseTrackFile, trackSubject, type TrackToken } from '../media/track-links';
 import type { TexttrackRecord, VideoRecord } from '../records';
@@ -50,10 +50,11 @@ export const getTrackFile = operation({
 
 export const putTrackFile = operation({
   id: 'media.texttracks.upload',
-  summary: 'Upload a text track’s file: PUT WebVTT or SRT (converted to WebVTT, cues and timings kept) to its `link`',
+  summary:
+    'Upload a text track’s file: PUT WebVTT or SRT (converted to WebVTT, cues and timings kept) to its `link`, with the owner’s token (scope upload), or without one to the `link` the owner was handed before the first upload',
   method: 'PUT',
   paths: [path],
-  scope: 'upload',
+  // Authorised by authorizeUpload: the owner's token, or the owner's upload capability.
   rawBody: {
     maxBytes: (config) => config.texttrackMaxBytes,
     tooLarge: (max) => invalidField('file', `Text track files are limited to ${max} bytes.`),
@@ -62,7 +63,7 @@ export const putTrackFile = operation({
   async handle(ctx): Promise<Reply> {
     const { track, video, token } = await resolve(ctx, true);
     if (token.format !== 'vtt') throw deadLink();
-    if (video.user_id !== ctx.principal.user?.id) throw forbidden('Only the owner of the video may upload its text tracks.', 3430);
+    authorizeUpload(ctx, video.user_id, `upload/texttracks/${track.id}/v${track.file?.version ?? 0}`, 3430);
     const bytes = uploadedBytes(ctx, 'WebVTT or SRT file');
     const { blobs, media } = mediaAccess(ctx);
     const text = await readUpload(() => media.toWebVtt(bytes));

@@ -4,14 +4,15 @@ import { created, deleted, ok, operation, updated, type Context } from '../engin
 import { since } from '../engine/versions';
 import { addMedia, deleteMedia, loadMedia, mediaOf, mediaUri, pageMedia, setMediaActive, type MediaKind } from '../domain/ondemand-media';
 import { loadOwnedPage, loadVisiblePage } from '../domain/ondemand-pages';
+import type { OndemandPageRecord } from '../domain/ondemand-records';
 import { representContext } from '../domain/users';
 import type { PictureRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { representPicture } from '../representations/picture';
 import { pictureMediaPrefix } from '../media/image-links';
 
-const represent = (ctx: Context<unknown>, kind: MediaKind, picture: PictureRecord) =>
-  representPicture(picture, mediaUri(kind, picture), representContext(ctx));
+const represent = (ctx: Context<unknown>, kind: MediaKind, page: OndemandPageRecord, picture: PictureRecord) =>
+  representPicture(picture, mediaUri(kind, picture), representContext(ctx), page.user_id);
 
 const activeParam = object({ active: optional(boolean()) });
 
@@ -33,7 +34,7 @@ function mediaOperations(kind: MediaKind, plural: string, base: string, one: str
         offset: p.offset,
         limit: p.limit,
       });
-      return listReply(ctx, p, result.total, result.items.map((m) => represent(ctx, kind, m)), 'picture');
+      return listReply(ctx, p, result.total, result.items.map((m) => represent(ctx, kind, page, m)), 'picture');
     },
   });
   const get = operation({
@@ -43,7 +44,7 @@ function mediaOperations(kind: MediaKind, plural: string, base: string, one: str
     paths: [one],
     async handle(ctx) {
       const page = await loadVisiblePage(ctx);
-      return ok(represent(ctx, kind, await loadMedia(ctx.store, kind, page, ctx.path[`${kind}_id`])), 'picture');
+      return ok(represent(ctx, kind, page, await loadMedia(ctx.store, kind, page, ctx.path[`${kind}_id`])), 'picture');
     },
   });
   const update = operation({
@@ -57,7 +58,7 @@ function mediaOperations(kind: MediaKind, plural: string, base: string, one: str
       const page = await loadOwnedPage(ctx, `edit the ${plural} of the page`);
       const picture = await loadMedia(ctx.store, kind, page, ctx.path[`${kind}_id`]);
       const saved = await setMediaActive(ctx.store, kind, picture, ctx.params.active ?? picture.active, isoTime(ctx.now()));
-      return updated(ctx, represent(ctx, kind, saved), 'picture');
+      return updated(ctx, represent(ctx, kind, page, saved), 'picture');
     },
   });
   return [list, get, update];
@@ -72,7 +73,7 @@ export const addPoster = operation({
   params: activeParam,
   async handle(ctx) {
     const page = await loadOwnedPage(ctx, 'add posters to the page');
-    const body = represent(ctx, 'poster', await addMedia(ctx.store, 'poster', page, ctx.params.active, isoTime(ctx.now())));
+    const body = represent(ctx, 'poster', page, await addMedia(ctx.store, 'poster', page, ctx.params.active, isoTime(ctx.now())));
     // Poster routes date from 3.1, when POST pictures answered 200 (SPEC.md, Versioning).
     return since(ctx.version, 'pictureCreated') ? created(body, 'picture') : ok(body, 'picture');
   },
@@ -87,7 +88,7 @@ export const addBackground = operation({
   params: activeParam,
   async handle(ctx) {
     const page = await loadOwnedPage(ctx, 'add backgrounds to the page');
-    return ok(represent(ctx, 'background', await addMedia(ctx.store, 'background', page, ctx.params.active, isoTime(ctx.now()))), 'picture');
+    return ok(represent(ctx, 'background', page, await addMedia(ctx.store, 'background', page, ctx.params.active, isoTime(ctx.now()))), 'picture');
   },
 });
 

@@ -1,14 +1,15 @@
 import { boolean, object, optional, size, string } from 'superstruct';
 import { forbidden, notFound } from '../engine/errors';
 import { by } from '../engine/list';
-import { operation, type Context } from '../engine/operation';
+import { operation, type Context, type Reply } from '../engine/operation';
+import { findById } from '../domain/lookup';
 import { loadVisibleVideo } from '../domain/videos';
 import type { TexttrackRecord, UserRecord, VideoRecord } from '../records';
 import { where } from '../store/filters';
 import { representContext } from '../domain/users';
 import { countPlay } from '../domain/plays';
 import { representUserSummary } from '../representations/user';
-import { clipPicture, videoUri } from '../representations/video';
+import { clipPicture, reviewSubject, videoUri } from '../representations/video';
 import { playBase } from '../media/play-links';
 import { representTexttrack } from '../representations/texttrack';
 import { representCustomLogo } from '../representations/custom-logo';
@@ -62,51 +63,74 @@ export const getPlayer = operation({
   params: object({ password: optional(size(string(), 1, 128)) }),
   async handle(ctx) {
     const video = await loadVisibleVideo(ctx, ctx.path.video_id, ctx.params.password);
-    const owner = await ctx.store.get<UserRecord>('users', video.user_id);
-    const rc = representContext(ctx);
-    // Once transcoded: the HLS stream, and a progressive rendition for browsers that play neither
-    // (the signed links of the Clip's `play`).
-    const set = video.renditions;
-    const base = set ? playBase(ctx.baseUrl, rc.links, video.id, set, rc.now).base : null;
-    const hls = set ? `${base}/${set.master}` : null;
-    const fallback = set ? progressiveFallback(set.list) : undefined;
-    const src = fallback
-      ? `${base}/${fallback.file}`
-      : `${ctx.baseUrl}/videos/${video.id}/file${ctx.params.password ? `?password=${encodeURIComponent(ctx.params.password)}` : ''}`;
-    const scripts = hls ? playerScripts.map((path) => `${ctx.baseUrl}${path}`) : [];
-    const preset = video.preset_id ? await ctx.store.get<EmbedPresetRecord>('presets', video.preset_id) : null;
-    const embed = effectiveEmbed(video.embed, preset?.user_id === video.user_id ? preset.settings : null);
-    const portrait = owner ? sizedLink(representUserSummary(owner, rc).pictures, 72) : null;
-    const poster = sizedLink(clipPicture(video, videoUri(video.id), rc), 1280);
-    const tracks = await playerTracks(ctx, video);
-    const logo = embed.logos?.custom?.active ? await customLogo(ctx, video) : null;
-    const page = playerPage({
-      video,
-      embed,
-      src,
-      hls,
-      scripts,
-      poster,
-      owner: owner ? { name: owner.name, portrait } : null,
-      tracks,
-      logo,
-      link: `${ctx.baseUrl}/videos/${video.id}/player`,
-      download: mayDownload(video, null),
-    });
-    const security = pageHeaders({
-      'style-src': [inlineSource(page.style)],
-      ...(hls ? { 'script-src': origins(scripts) } : {}),
-      // Text tracks load as media, and so does a stream played natively; hls.js plays through a
-      // MediaSource at a blob: URL, fetching playlists and segments itself.
-      'media-src': [...origins([src, hls, ...tracks.map((t) => t.src)]), ...(hls ? ['blob:'] : [])],
-      // hls.js transmuxes segments in a worker it starts from a blob: URL of its own code.
-      ...(hls ? { 'connect-src': origins([hls]), 'worker-src': ['blob:'] } : {}),
-      'img-src': origins([poster, portrait, logo]),
-      'frame-ancestors': await frameAncestors(ctx.store, video),
-    });
-    return { status: 200, headers: { 'Cache-Control': 'private, max-age=0', ...security }, html: page.html };
+    return playerReply(ctx, video, ctx.params.password, await frameAncestors(ctx.store, video));
   },
 });
+
+export const getReviewPage = operation({
+  id: 'videos.review.get',
+  summary:
+    "The review page a Clip's review_page.link names, while review_page.active: the video's player for whoever holds the link (its owner hands it to reviewers), whatever the video's privacy",
+  method: 'GET',
+  paths: ['/videos/{video_id}/review/{token}'],
+  async handle(ctx) {
+    const video = await findById<VideoRecord>(ctx.store, 'videos', ctx.path.video_id);
+    // The link is a capability, like a media link: no video, a wrong token and a review page turned off all look alike.
+    if (!video || !video.review_page_active || !ctx.links.verify(reviewSubject(video.id), ctx.path.token)) throw notFound('review page');
+    // A page for reviewers to open, not to frame elsewhere.
+    return playerReply(ctx, video, undefined, ["'none'"]);
+  },
+});
+
+/**
+ * The player page of a video the caller may play, with the security headers that allow exactly
+ * what it loads. Before the video has renditions it plays the file (`password` carried along).
+ */
+async function playerReply(ctx: Context<unknown>, video: VideoRecord, password: string | undefined, ancestors: string[]): Promise<Reply> {
+  const owner = await ctx.store.get<UserRecord>('users', video.user_id);
+  const rc = representContext(ctx);
+  // Once transcoded: the HLS stream, and a progressive rendition for browsers that play neither
+  // (the signed links of the Clip's `play`).
+  const set = video.renditions;
+  const base = set ? playBase(ctx.baseUrl, rc.links, video.id, set, rc.now).base : null;
+  const hls = set ? `${base}/${set.master}` : null;
+  const fallback = set ? progressiveFallback(set.list) : undefined;
+  const src = fallback
+    ? `${base}/${fallback.file}`
+    : `${ctx.baseUrl}/videos/${video.id}/file${password ? `?password=${encodeURIComponent(password)}` : ''}`;
+  const scripts = hls ? playerScripts.map((path) => `${ctx.baseUrl}${path}`) : [];
+  const preset = video.preset_id ? await ctx.store.get<EmbedPresetRecord>('presets', video.preset_id) : null;
+  const embed = effectiveEmbed(video.embed, preset?.user_id === video.user_id ? preset.settings : null);
+  const portrait = owner ? sizedLink(representUserSummary(owner, rc).pictures, 72) : null;
+  const poster = sizedLink(clipPicture(video, videoUri(video.id), rc), 1280);
+  const tracks = await playerTracks(ctx, video);
+  const logo = embed.logos?.custom?.active ? await customLogo(ctx, video) : null;
+  const page = playerPage({
+    video,
+    embed,
+    src,
+    hls,
+    scripts,
+    poster,
+    owner: owner ? { name: owner.name, portrait } : null,
+    tracks,
+    logo,
+    link: `${ctx.baseUrl}/videos/${video.id}/player`,
+    download: mayDownload(video, null),
+  });
+  const security = pageHeaders({
+    'style-src': [inlineSource(page.style)],
+    ...(hls ? { 'script-src': origins(scripts) } : {}),
+    // Text tracks load as media, and so does a stream played natively; hls.js plays through a
+    // MediaSource at a blob: URL, fetching playlists and segments itself.
+    'media-src': [...origins([src, hls, ...tracks.map((t) => t.src)]), ...(hls ? ['blob:'] : [])],
+    // hls.js transmuxes segments in a worker it starts from a blob: URL of its own code.
+    ...(hls ? { 'connect-src': origins([hls]), 'worker-src': ['blob:'] } : {}),
+    'img-src': origins([poster, portrait, logo]),
+    'frame-ancestors': ancestors,
+  });
+  return { status: 200, headers: { 'Cache-Control': 'private, max-age=0', ...security }, html: page.html };
+}
 
 /** The largest rendition up to 720p (by its short side, as rendition names go), else the smallest. */
 function progressiveFallback<R extends { width: number; height: number }>(list: readonly R[]): R | undefined {
@@ -134,7 +158,7 @@ async function playerTracks(ctx: Context<unknown>, video: VideoRecord): Promise<
   const now = ctx.now();
   return items
     .filter((t) => t.file)
-    .map((t) => ({ kind: t.type, srclang: t.language, label: t.name, src: representTexttrack(t, rc, now).link as string }));
+    .map((t) => ({ kind: t.type, srclang: t.language, label: t.name, src: representTexttrack(t, rc, now, null).link as string }));
 }
 
 /** A small size of the owner's active custom logo, once it has an image. */
@@ -143,4 +167,4 @@ async function customLogo(ctx: Context<unknown>, video: VideoRecord): Promise<st
   return logo?.image ? sizedLink(representCustomLogo(logo, representContext(ctx)), 295) : null;
 }
 
-export const playbackOperations = [getVideoFile, getPlayer];
+export const playbackOperations = [getVideoFile, getPlayer, getReviewPage];

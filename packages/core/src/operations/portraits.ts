@@ -13,7 +13,7 @@ import { pictureMediaPrefix } from '../media/image-links';
 const itemPaths = ['/me/pictures/{portraitset_id}', '/users/{user_id}/pictures/{portraitset_id}'];
 const portraits = 'change their portraits';
 
-const represent = (ctx: Context<unknown>, picture: PictureRecord) => representPicture(picture, portraitUri(picture), representContext(ctx));
+const represent = (ctx: Context<unknown>, picture: PictureRecord) => representPicture(picture, portraitUri(picture), representContext(ctx), picture.owner_id);
 
 export const createPortrait = operation({
   id: 'users.pictures.create',

@@ -16,7 +16,7 @@ import { pictureMediaPrefix } from '../media/image-links';
 const password = optional(size(string(), 1, 128));
 
 const represent = (ctx: Context<unknown>, video: VideoRecord, picture: PictureRecord) =>
-  representPicture(picture, videoPictureUri(picture), representContext(ctx), frameSource(video));
+  representPicture(picture, videoPictureUri(picture), representContext(ctx), video.user_id, frameSource(video));
 
 export const createVideoPicture = operation({
   id: 'videos.pictures.create',

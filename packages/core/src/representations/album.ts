@@ -9,7 +9,8 @@ export const albumUri = (album: Pick<AlbumRecord, 'id' | 'user_id'>): string => 
 /** The Album representation; `owner` is the album's user. The password is stored hashed and never shown. */
 export function representAlbum(album: AlbumRecord, owner: UserRecord, ctx: RepresentContext): Record<string, unknown> {
   const uri = albumUri(album);
-  const link = `${ctx.baseUrl}/albums/${album.id}`;
+  // reelbase serves no album web page: the link is the album's own address on this server (issue 22).
+  const link = `${ctx.baseUrl}${uri}`;
   const out: Record<string, unknown> = {
     uri,
     name: album.name,
@@ -28,7 +29,7 @@ export function representAlbum(album: AlbumRecord, owner: UserRecord, ctx: Repre
     hide_nav: album.hide_nav,
     review_mode: album.review_mode,
     embed: {
-      html: `<iframe src="${link}/embed" width="640" height="360" frameborder="0" allow="autoplay; fullscreen; picture-in-picture" allowfullscreen title="${escapeHtml(album.name)}"></iframe>`,
+      html: `<iframe src="${ctx.baseUrl}/albums/${album.id}/embed" width="640" height="360" frameborder="0" allow="autoplay; fullscreen; picture-in-picture" allowfullscreen title="${escapeHtml(album.name)}"></iframe>`,
     },
     resource_key: resourceKey('album', album.id),
   };

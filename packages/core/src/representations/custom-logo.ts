@@ -6,7 +6,7 @@ export const customLogoUri = (logo: CustomLogoRecord): string => `/users/${logo.
 
 /** A custom logo, shaped like a Picture: `link` is the image (PUT one there), `sizes` its sizes. */
 export function representCustomLogo(logo: CustomLogoRecord, ctx: RepresentContext): Record<string, unknown> {
-  const { link, sizes } = imageFields(ctx, 'customlogos', logo.id, pictureContent(logo.image, 'customlogo', null, null), 'customlogo');
+  const { link, sizes } = imageFields(ctx, 'customlogos', logo.id, pictureContent(logo.image, 'customlogo', null, null), 'customlogo', logo.user_id);
   return {
     uri: customLogoUri(logo),
     active: logo.active,

@@ -11,7 +11,8 @@ export function representGenre(genre: Genre, ctx: RepresentContext): Record<stri
     uri,
     name: genre.name,
     canonical: genre.id,
-    link: `${ctx.baseUrl}/ondemand/browse/${genre.id}`,
+    // reelbase serves no browse page: the link is the genre's own address on this server (issue 22).
+    link: `${ctx.baseUrl}${uri}`,
     resource_key: resourceKey('ondemand.genre', genre.id),
   };
   if (since(ctx.version, 'connections')) out.metadata = { connections: { pages: { uri: `${uri}/pages`, options: ['GET'] } } };

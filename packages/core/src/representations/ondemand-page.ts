@@ -1,5 +1,6 @@
 import { genres } from '../catalog/genres';
 import type { Country } from '../catalog/countries';
+import { unsoldReason } from '../domain/ondemand-offers';
 import type { OndemandPageRecord, PurchaseRecord, PurchaseType } from '../domain/ondemand-records';
 import type { UserRecord } from '../records';
 import { since } from '../engine/versions';
@@ -17,20 +18,29 @@ export interface PagePurchases {
   latest: Partial<Record<PurchaseType, PurchaseRecord>>;
 }
 
-/** What representPage needs besides the page: its owner, the viewer's purchases, and (before 3.3) its regions. */
+/** What representPage needs besides the page: its owner, the viewer's purchases (none for anonymous callers and the owner), and (before 3.3) its regions. */
 export interface PageExtras {
   owner: UserRecord;
-  purchases: PagePurchases | null;
+  purchases: PagePurchases;
   regions?: Country[];
 }
 
-/** An interaction to buy, rent or subscribe: whether the page offers it and whether the viewer holds it now. */
-function offer(uri: string, offered: boolean, purchase: PurchaseRecord | undefined, now: string) {
-  const running = !!purchase && (purchase.expires_time === null || purchase.expires_time > now);
+/**
+ * An interaction to buy, rent or subscribe, present for every caller. `active`: the page sells it
+ * now; `reason`: null when it does, else why not, the same for every caller (the page does not
+ * offer it, has no main video, is a draft, or is up for pre-order and sells purchases only; see
+ * unsoldReason). `options` is what this caller may do: POST when it is sold and the caller is
+ * signed in and not the owner. The rest is the caller's own latest purchase of that kind.
+ */
+function offer(uri: string, type: PurchaseType, page: OndemandPageRecord, mayBuy: boolean, purchases: PagePurchases) {
+  const reason = unsoldReason(page, type);
+  const purchase = purchases.latest[type];
+  const running = !!purchase && (purchase.expires_time === null || purchase.expires_time > purchases.now);
   return {
     uri: `${uri}/purchases`,
-    options: offered ? ['POST'] : [],
-    active: offered,
+    options: reason === null && mayBuy ? ['POST'] : [],
+    active: reason === null,
+    reason,
     purchased: running,
     purchase_time: purchase?.purchase_time ?? null,
     expires_time: purchase?.expires_time ?? null,
@@ -53,7 +63,8 @@ export function representPage(page: OndemandPageRecord, extras: PageExtras, ctx:
     name: page.name,
     description: page.description,
     type: page.type,
-    link: `${ctx.baseUrl}/ondemand/${page.link ?? page.id}`,
+    // The page's address on this server, by its custom link where it has one (issue 22: a link must answer).
+    link: `${ctx.baseUrl}/ondemand/pages/${page.link ?? page.id}`,
     domain_link: page.domain_link ? `https://${page.domain_link}` : null,
     content_rating: page.content_rating,
     genres: page.genres.flatMap((id) => {
@@ -68,8 +79,8 @@ export function representPage(page: OndemandPageRecord, extras: PageExtras, ctx:
     preorder: { active: page.status === 'preorder', publish_time: page.preorder_time },
     publish_when_ready: page.publish_when_ready,
     user: representUserSummary(extras.owner, ctx),
-    pictures: poster ? representPicture(poster, `${uri}/pictures/${poster.id}`, ctx) : placeholderPicture(ctx, 'thumbnail'),
-    background: background ? representPicture(background, `${uri}/backgrounds/${background.id}`, ctx) : null,
+    pictures: poster ? representPicture(poster, `${uri}/pictures/${poster.id}`, ctx, page.user_id) : placeholderPicture(ctx, 'thumbnail'),
+    background: background ? representPicture(background, `${uri}/backgrounds/${background.id}`, ctx, page.user_id) : null,
     created_time: page.created_time,
     modified_time: page.modified_time,
     resource_key: resourceKey('ondemand.page', page.id),
@@ -97,15 +108,12 @@ export function representPage(page: OndemandPageRecord, extras: PageExtras, ctx:
     }
     const metadata: Record<string, unknown> = { connections };
     if (current) {
-      const bought = extras.purchases;
-      metadata.interactions =
-        bought && !isOwner
-          ? {
-              buy: offer(uri, page.buy.active, bought.latest.buy, bought.now),
-              rent: offer(uri, page.rent.active && page.status === 'published', bought.latest.rent, bought.now),
-              subscribe: offer(uri, page.subscription.monthly.active && page.status === 'published', bought.latest.subscribe, bought.now),
-            }
-          : {};
+      const mayBuy = !!ctx.viewer && !isOwner;
+      metadata.interactions = {
+        buy: offer(uri, 'buy', page, mayBuy, extras.purchases),
+        rent: offer(uri, 'rent', page, mayBuy, extras.purchases),
+        subscribe: offer(uri, 'subscribe', page, mayBuy, extras.purchases),
+      };
     }
     out.metadata = metadata;
   }

@@ -29,17 +29,18 @@ export function pictureContent(image: PictureRecord['image'], ownerKind: string,
   return { kind: 'placeholder', placeholder: placeholderOf(ownerKind) };
 }
 
-/** `link` and `sizes` of an image-bearing record. */
-export const imageFields = (ctx: RepresentContext, family: ImageFamily, id: string, content: ImageContent, ownerKind: string) =>
-  imageLinks(ctx.baseUrl, ctx.links, family, id, content, sizesOf(ownerKind));
+/** `link` and `sizes` of an image-bearing record; `uploader` is the user who may PUT its image (their `link` carries the upload capability). */
+export const imageFields = (ctx: RepresentContext, family: ImageFamily, id: string, content: ImageContent, ownerKind: string, uploader: string | null) =>
+  imageLinks(ctx.baseUrl, ctx.links, family, id, content, sizesOf(ownerKind), uploader !== null && ctx.viewer?.id === uploader);
 
 /**
  * The Picture representation; `uri` is the picture's path under its owner (e.g. `/videos/7/pictures/3`).
- * A video's pictures pass the video's `frame` source so a picture with no upload shows its frame.
+ * `uploader` is the user who may PUT its image; a video's pictures pass the video's `frame`
+ * source so a picture with no upload shows its frame.
  */
-export function representPicture(picture: PictureRecord, uri: string, ctx: RepresentContext, frame: FrameSource | null = null): Record<string, unknown> {
+export function representPicture(picture: PictureRecord, uri: string, ctx: RepresentContext, uploader: string | null, frame: FrameSource | null = null): Record<string, unknown> {
   const content = pictureContent(picture.image, picture.owner_kind, picture.time, picture.owner_kind === 'video' ? frame : null);
-  const { link, sizes } = imageFields(ctx, 'pictures', picture.id, content, picture.owner_kind);
+  const { link, sizes } = imageFields(ctx, 'pictures', picture.id, content, picture.owner_kind, uploader);
   const out: Record<string, unknown> = {
     uri,
     active: picture.active,
@@ -57,7 +58,7 @@ export function representPicture(picture: PictureRecord, uri: string, ctx: Repre
 /** A video's own picture while nobody chose one: a frame of it, at the default offset. */
 export function representVideoFrame(frame: FrameSource, ctx: RepresentContext): Record<string, unknown> {
   const content = pictureContent(null, 'video', null, frame);
-  const { link, sizes } = imageFields(ctx, 'videos', frame.videoId, content, 'video');
+  const { link, sizes } = imageFields(ctx, 'videos', frame.videoId, content, 'video', null);
   const out: Record<string, unknown> = { uri: null, active: true, type: 'default', link, sizes, resource_key: resourceKey('videoframe', frame.videoId) };
   if (ctx.version[0] === 3 && ctx.version[1] === 2) out.default = false;
   return out;

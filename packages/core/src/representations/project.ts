@@ -12,7 +12,8 @@ export function representProject(project: ProjectRecord, owner: UserRecord, ctx:
   const out: Record<string, unknown> = {
     uri,
     name: project.name,
-    link: `${ctx.baseUrl}/folders/${project.id}`,
+    // reelbase serves no folder web page: the link is the project's own address on this server (issue 22).
+    link: `${ctx.baseUrl}${uri}`,
     created_time: project.created_time,
     modified_time: project.modified_time,
     user: representUserSummary(owner, ctx),

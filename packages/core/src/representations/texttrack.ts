@@ -1,15 +1,19 @@
 import type { TexttrackRecord } from '../records';
 import { trackLinkExpiry, trackToken } from '../media/track-links';
+import { uploadCapability } from '../media/image-links';
 import { isoTime, resourceKey, type RepresentContext } from './common';
 import { videoUri } from './video';
 
 /**
  * The Text track representation. `link` is where players fetch the WebVTT file and where its
- * owner PUTs one; `hls_link` is an HLS subtitle playlist of it. Both are signed and expire.
+ * owner (`uploader`) PUTs one; `hls_link` is an HLS subtitle playlist of it. Both are signed and expire.
  */
-export function representTexttrack(track: TexttrackRecord, ctx: RepresentContext, now: Date): Record<string, unknown> {
+export function representTexttrack(track: TexttrackRecord, ctx: RepresentContext, now: Date, uploader: string | null): Record<string, unknown> {
   const expires = trackLinkExpiry(now);
-  const base = `${ctx.baseUrl}/media/texttracks/${track.id}/${trackToken(ctx.links, track.id, track.file?.version ?? 0, expires)}`;
+  const version = track.file?.version ?? 0;
+  const base = `${ctx.baseUrl}/media/texttracks/${track.id}/${trackToken(ctx.links, track.id, version, expires)}`;
+  // Its uploader's link takes a PUT without a bearer token (as vimeo.php sends it) until a file arrives.
+  const writable = !track.file && uploader !== null && ctx.viewer?.id === uploader ? `?upload=${uploadCapability(ctx.links, 'texttracks', track.id, `v${version}`)}` : '';
   const expiresTime = isoTime(new Date(expires * 1000));
   return {
     uri: `${videoUri(track.video_id)}/texttracks/${track.id}`,
@@ -17,7 +21,7 @@ export function representTexttrack(track: TexttrackRecord, ctx: RepresentContext
     language: track.language,
     type: track.type,
     active: track.active,
-    link: `${base}.vtt`,
+    link: `${base}.vtt${writable}`,
     link_expires_time: expiresTime,
     hls_link: `${base}.m3u8`,
     hls_link_expires_time: expiresTime,

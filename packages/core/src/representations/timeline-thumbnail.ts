@@ -8,7 +8,7 @@ import { frameSource, imageFields, pictureContent } from './picture';
  */
 export function representTimelineThumbnail(thumbnail: TimelineThumbnailRecord, video: VideoRecord, ctx: RepresentContext): Record<string, unknown> {
   const content = pictureContent(thumbnail.image, 'video', null, frameSource(video));
-  const { link, sizes } = imageFields(ctx, 'timelinethumbnails', thumbnail.id, content, 'video');
+  const { link, sizes } = imageFields(ctx, 'timelinethumbnails', thumbnail.id, content, 'video', video.user_id);
   return {
     uri: `/videos/${thumbnail.video_id}/timelinethumbnails/${thumbnail.id}`,
     status: video.transcode_status,

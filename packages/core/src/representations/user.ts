@@ -11,7 +11,7 @@ export const userUri = (id: string): string => `/users/${id}`;
 /** The user's active portrait, or the service placeholder. */
 const portraitOf = (user: UserRecord, ctx: RepresentContext) =>
   user.active_picture
-    ? representPicture(user.active_picture, `/users/${user.id}/pictures/${user.active_picture.id}`, ctx)
+    ? representPicture(user.active_picture, `/users/${user.id}/pictures/${user.active_picture.id}`, ctx, user.id)
     : placeholderPicture(ctx, 'portrait');
 
 /** The User representation. */
@@ -56,7 +56,9 @@ export function representUser(user: UserRecord, ctx: RepresentContext, followed:
       watched_videos: connection(`${uri}/watched/videos`, user.watched_total, ['GET', 'DELETE']),
     };
     if (since(ctx.version, 'parentFolder')) connections.folders = connection(`${uri}/projects`, user.folders_total, ['GET', 'POST']);
-    if (!since(ctx.version, 'noUserActivities')) connections.activities = { uri: `${uri}/activities`, options: ['GET'] };
+    // Before 3.3.8 the User also named its activities: reelbase's activity stream of a user is their
+    // feed, so the connection leads there rather than to a path nothing answers (issue 22).
+    if (!since(ctx.version, 'noUserActivities')) connections.activities = { uri: `${uri}/feed`, options: ['GET'] };
     out.metadata = {
       connections,
       interactions: ctx.viewer && !self ? { follow: interaction(`/users/${ctx.viewer.id}/following/${user.id}`, followed !== null, followed) } : {},

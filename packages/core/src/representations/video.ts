@@ -24,6 +24,9 @@ export const noViewerState: ViewerState = { liked: null, watchlater: null, watch
 
 export const videoUri = (id: string): string => `/videos/${id}`;
 
+/** What a review page link signs: the video (the page answers while the video's review_page.active). */
+export const reviewSubject = (id: string): string => `review/${id}`;
+
 /** The Clip representation. `owner` is the video's user and `state` the viewer's, loaded by the caller. */
 export function representVideo(
   video: VideoRecord,
@@ -81,9 +84,11 @@ export function representVideo(
     out.download = isOwner || video.privacy.download ? representFiles(video, ctx, true) : [];
   }
   if (video.scheduled_start_time) out.scheduled_start_time = video.scheduled_start_time;
-  const reviewLink = `${ctx.baseUrl}/videos/${video.id}/review/${resourceKey('review', video.id).slice(0, 10)}`;
-  if (since(ctx.version, 'reviewPage')) out.review_page = { active: video.review_page_active, link: isOwner ? reviewLink : null };
-  else out.review_link = isOwner && video.review_page_active ? reviewLink : null;
+  // The owner's to hand out, and only while the page answers (as review_link always was). Signed
+  // like a media link: whoever holds it may watch, so it cannot be a guessable key (issue 22).
+  const review = isOwner && video.review_page_active ? `${ctx.baseUrl}/videos/${video.id}/review/${ctx.links.sign(reviewSubject(video.id))}` : null;
+  if (since(ctx.version, 'reviewPage')) out.review_page = { active: video.review_page_active, link: review };
+  else out.review_link = review;
   // The folder is the owner's: a video lives only in its owner's projects.
   if (since(ctx.version, 'parentFolder')) out.parent_folder = folder ? representProject(folder, owner, ctx) : null;
   // Before 3.3 the Clip named its embed preset (SPEC.md, Versioning 3.3: embed_presets removed).
@@ -134,6 +139,6 @@ function embedHtml(link: string, video: VideoRecord): string {
 /** The Clip's picture: the chosen one, else a frame of the video, else (no file yet) the placeholder. */
 export function clipPicture(video: VideoRecord, uri: string, ctx: RepresentContext): Readonly<Record<string, unknown>> {
   const frame = frameSource(video);
-  if (video.active_picture) return representPicture(video.active_picture, `${uri}/pictures/${video.active_picture.id}`, ctx, frame);
+  if (video.active_picture) return representPicture(video.active_picture, `${uri}/pictures/${video.active_picture.id}`, ctx, video.user_id, frame);
   return frame ? representVideoFrame(frame, ctx) : placeholderPicture(ctx, 'thumbnail');
 }
