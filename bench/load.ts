@@ -1,4 +1,6 @@
 import autocannon from 'autocannon';
+import { percent } from './context';
+import type { ServerProcess } from './processes';
 import type { Settings } from './settings';
 
 /** One measured case against one server. */
@@ -13,13 +15,29 @@ export interface Measure {
 /**
  * autocannon against `url` (in a worker thread, so it does not share the server's CPU time with
  * this process's event loop): a discarded warm-up, then the measured run. With `paths`, each
- * connection requests them in turn on `url`'s origin.
+ * connection requests them in turn on `url`'s origin; `headers` go with every request
+ * (`Authorization` for a caller with a token).
  */
-export async function measure(url: string, s: Settings, connections: number, paths?: string[]): Promise<Measure> {
-  const spread = paths ? { requests: paths.map((path) => ({ method: 'GET', path })) } : {};
+export async function measure(url: string, s: Settings, connections: number, paths?: string[], headers?: Record<string, string>): Promise<Measure> {
+  const spread = { ...(paths ? { requests: paths.map((path) => ({ method: 'GET', path })) } : {}), ...(headers ? { headers } : {}) };
   await autocannon({ url, connections, duration: s.warmup, workers: 1, ...spread });
   const r = await autocannon({ url, connections, duration: s.seconds, workers: 1, ...spread });
   return { rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, failed: r.errors + r.timeouts + r.non2xx };
+}
+
+/**
+ * A measurement, and the share of a CPU the server used meanwhile (warm-up included): when the
+ * load generator saturates first (large bodies) or other work shares the machine, the server's CPU
+ * a request tells more than its req/s.
+ */
+export async function withCpu(server: ServerProcess, run: () => Promise<Measure>): Promise<{ m: Measure; cpu: string }> {
+  const [before, started] = [server.cpuSeconds(), performance.now()];
+  const m = await run();
+  const after = server.cpuSeconds();
+  if (before === null || after === null) return { m, cpu: '' };
+  const share = (after - before) / ((performance.now() - started) / 1000);
+  const each = m.rps > 0 ? `≈ ${((share / m.rps) * 1e6).toFixed(0)} µs a request` : 'no request answered';
+  return { m, cpu: `server CPU ${percent(share)}, ${each}` };
 }
 
 /** A request the write driver sends. */

@@ -5,6 +5,7 @@ import {
   createService,
   createToken,
   createUser,
+  eq,
   parseScopes,
   schema,
   seedPopulation,
@@ -81,6 +82,26 @@ export async function usersWithTokens(driver: Driver, path: string, count: numbe
         out.push({ id: user.id, token: (await createToken(tx, new Date(), user.id, parseScopes('all'))).token });
       }
       return out;
+    });
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * Tokens made directly in a SQLite store for the token-bearing reads: for `owner`, for another
+ * user (one who follows the owner), and for a new user who writes while others read.
+ */
+export async function tokensFor(path: string, owner: string): Promise<{ owner: string; other: { id: string; token: string }; writer: string }> {
+  const store = await openStore('sqlite', path);
+  try {
+    return await store.transaction(async (tx) => {
+      const now = new Date();
+      const token = async (user: string) => (await createToken(tx, now, user, parseScopes('all'))).token;
+      const follower = await tx.findOne<{ id: string; user_id: string }>('follows', eq('target_id', owner));
+      if (!follower) throw new Error(`nobody follows user ${owner}`);
+      const writer = await createUser(tx, now, { name: 'Token bench writer' });
+      return { owner: await token(owner), other: { id: follower.user_id, token: await token(follower.user_id) }, writer: await token(writer.id) };
     });
   } finally {
     await store.close();

@@ -10,6 +10,7 @@ import { mediaCases } from './cases/media';
 import { millionCases } from './cases/million';
 import { postgresCases } from './cases/postgres';
 import { readCases } from './cases/reads';
+import { tokenReadCases } from './cases/token-reads';
 import { transcodeCases } from './cases/transcode';
 import { writeCases } from './cases/writes';
 import { notRun, type Bench, type QuickWorld } from './context';
@@ -43,9 +44,10 @@ async function main(): Promise<void> {
   const dir = join(settings.dir, `run-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   try {
-    if (b.wants('reads') || b.wants('follow') || b.wants('burst') || (b.wants('postgres') && settings.postgres)) {
+    if (b.wants('reads') || b.wants('token') || b.wants('follow') || b.wants('burst') || (b.wants('postgres') && settings.postgres)) {
       const world = await quickWorld(dir);
       if (b.wants('reads')) await readCases(b, world);
+      if (b.wants('token')) await tokenReadCases(b, world);
       if (b.wants('postgres')) await postgresCases(b, world);
       if (b.wants('follow') || b.wants('burst')) await writeCases(b, world);
     } else if (b.wants('postgres')) await postgresCases(b, null);

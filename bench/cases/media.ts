@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { percent, record, type Bench } from '../context';
-import { measure, type Measure } from '../load';
+import { measure, withCpu, type Measure } from '../load';
 import { usersWithTokens } from '../populations';
 import { startPeer, startReelbase, type ServerProcess } from '../processes';
 import { kilobytes, type Row } from '../table';
@@ -58,20 +58,6 @@ export async function mediaCases(b: Bench, dir: string): Promise<void> {
     wanted: '≥ 50%',
     met: ours.rps >= 0.5 * peer.rps && ours.failed === 0,
   });
-}
-
-/**
- * A measurement, and the share of a CPU the server used meanwhile (warm-up included): with bodies
- * this large the load generator may saturate first, and the server's CPU a request then tells more
- * than its req/s.
- */
-async function withCpu(server: ServerProcess, run: () => Promise<Measure>): Promise<{ m: Measure; cpu: string }> {
-  const [before, started] = [server.cpuSeconds(), performance.now()];
-  const m = await run();
-  const after = server.cpuSeconds();
-  if (before === null || after === null) return { m, cpu: '' };
-  const share = (after - before) / ((performance.now() - started) / 1000);
-  return { m, cpu: `server CPU ${percent(share)}, ≈ ${((share / m.rps) * 1e6).toFixed(0)} µs a request` };
 }
 
 /**

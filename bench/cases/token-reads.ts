@@ -1,0 +1,204 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { percent, record, type Bench, type QuickWorld } from '../context';
+import { measure, withCpu, type Measure } from '../load';
+import { tokensFor } from '../populations';
+import { startPeer, startReelbase } from '../processes';
+import { kilobytes, type Target } from '../table';
+
+/** How many of the owner's public videos GET /videos/{id} spreads over (issue 21 used 2,000). */
+const spreadVideos = 2000;
+/** The steady writer's pace: likes a second, each undone by an unlike straight after. */
+const likesPerSecond = 50;
+
+interface Caller {
+  who: string;
+  headers?: Record<string, string>;
+}
+
+/** One read: the paths each connection requests in turn, the callers it is measured for. */
+interface Read {
+  name: string;
+  paths: string[];
+  callers: Caller[];
+}
+
+/**
+ * Issue 21: the hot reads with a bearer token (the owner's, another user's) beside the same reads
+ * made anonymously and beside bare node:http answering a body of the same size, measured read by
+ * read so that each ratio compares figures taken a few seconds apart; then GET /videos/{id} while
+ * one writer likes and unlikes the owner's videos at 50 likes a second.
+ */
+export async function tokenReadCases(b: Bench, world: QuickWorld): Promise<void> {
+  const owner = world.summary.busiest.user?.id;
+  const channel = world.summary.busiest.channel?.id;
+  if (!owner || !channel) throw new Error('the quick population has no busiest user or channel');
+  const tokens = await tokensFor(world.stores.sqlite, owner);
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const anonymous: Caller = { who: 'anonymous' };
+  const ownerToken: Caller = { who: "owner's token", headers: bearer(tokens.owner) };
+  const otherToken: Caller = { who: "another user's token", headers: bearer(tokens.other.token) };
+  const everyone = [anonymous, ownerToken, otherToken];
+
+  const server = await startReelbase(`sqlite:${world.stores.sqlite}`);
+  try {
+    const videos = await publicVideos(server.url, owner, spreadVideos);
+    b.log(`token reads: ${videos.length} public videos of user ${owner} (the busiest), another user ${tokens.other.id}, channel ${channel}`);
+    const videoRead: Read = { name: `GET /videos/{id} ×${videos.length}`, paths: videos.map((id) => `/videos/${id}`), callers: everyone };
+    const reads: Read[] = [
+      videoRead,
+      { name: 'GET /me', paths: ['/me'], callers: [ownerToken] },
+      { name: 'GET /users/{id}', paths: [`/users/${owner}`], callers: [anonymous, otherToken] },
+      { name: 'GET /users/{id}/videos?per_page=25', paths: [`/users/${owner}/videos?per_page=25`], callers: everyone },
+      { name: 'GET /users/{id}/videos?per_page=100&sort=plays', paths: [`/users/${owner}/videos?per_page=100&sort=plays`], callers: everyone },
+      { name: 'GET /channels/{id}/videos', paths: [`/channels/${channel}/videos`], callers: everyone },
+    ];
+    const results = new Map<string, Measure>();
+    const key = (read: string, who: string) => `${read} · ${who}`;
+    for (const read of reads) {
+      // The bare peer answers the body of the read's first path as its first token-bearing caller gets it.
+      const sample = read.callers.find((c) => c.headers) ?? read.callers[0];
+      const body = await answer(server.url + read.paths[0], sample.headers);
+      for (const caller of read.callers) await answer(server.url + read.paths.at(-1)!, caller.headers);
+      const file = join(world.dir, `bare-token-${reads.indexOf(read)}.json`);
+      writeFileSync(file, body);
+      const bare = await startPeer('bare', [file]);
+      try {
+        const { m, cpu } = await withCpu(bare, () => measure(bare.url, b.settings, b.settings.connections));
+        results.set(key(read.name, 'bare'), m);
+        record(b, { case: read.name, server: 'bare node:http', body: kilobytes(Buffer.byteLength(body)), rps: m.rps, p50: m.p50, p99: m.p99, note: notes(failed(m), cpu) });
+      } finally {
+        await bare.stop();
+      }
+      for (const caller of read.callers) {
+        const { m, cpu } = await withCpu(server, () => measure(server.url, b.settings, b.settings.connections, read.paths, caller.headers));
+        results.set(key(read.name, caller.who), m);
+        const ratio = `${percent(m.rps / results.get(key(read.name, 'bare'))!.rps)} of bare`;
+        record(b, { case: key(read.name, caller.who), server: 'reelbase sqlite', body: '', rps: m.rps, p50: m.p50, p99: m.p99, note: notes(ratio, failed(m), cpu) });
+      }
+    }
+
+    const underWriter = `${videoRead.name}, writer ${likesPerSecond} likes/s`;
+    const writes = new Map<string, Written>();
+    for (const caller of [ownerToken, anonymous]) {
+      const writer = startWriter(server.url, tokens.writer, videos);
+      const { m, cpu } = await withCpu(server, () => measure(server.url, b.settings, b.settings.connections, videoRead.paths, caller.headers));
+      const w = await writer.stop();
+      results.set(key(underWriter, caller.who), m);
+      writes.set(caller.who, w);
+      const ratio = `${percent(m.rps / results.get(key(videoRead.name, 'bare'))!.rps)} of bare`;
+      const wrote = `writer ${(w.liked / w.seconds).toFixed(0)} likes/s + unlikes, statuses ${JSON.stringify(w.statuses)}`;
+      record(b, { case: key(underWriter, caller.who), server: 'reelbase sqlite', body: '', rps: m.rps, p50: m.p50, p99: m.p99, note: notes(ratio, failed(m), cpu, wrote) });
+    }
+
+    const got = (read: string, who: string) => results.get(key(read, who))!;
+    const vsBare = (name: string, read: string, who: string, wanted: number, against = read): Target => {
+      const ours = got(read, who);
+      const bare = got(against, 'bare');
+      return {
+        name,
+        ours: `${ours.rps.toFixed(0)} req/s`,
+        peers: `bare ${bare.rps.toFixed(0)} req/s`,
+        ratio: percent(ours.rps / bare.rps),
+        wanted: `≥ ${percent(wanted)}`,
+        met: ours.failed === 0 && ours.rps >= wanted * bare.rps,
+      };
+    };
+    const vsAnonymous = (read: string, caller: Caller): Target => {
+      const ours = got(read, caller.who);
+      const anon = got(read, anonymous.who);
+      return {
+        name: `${read.replace('GET ', '')} with ${caller.who} vs anonymous`,
+        ours: `${ours.rps.toFixed(0)} req/s`,
+        peers: `anonymous ${anon.rps.toFixed(0)} req/s`,
+        ratio: percent(ours.rps / anon.rps),
+        wanted: '≥ 90%',
+        met: ours.failed === 0 && ours.rps >= 0.9 * anon.rps,
+      };
+    };
+    b.targets.push(
+      vsBare("GET /videos/{id} with the owner's token vs bare node:http", videoRead.name, ownerToken.who, 0.5),
+      vsBare("GET /videos/{id} with another user's token vs bare node:http", videoRead.name, otherToken.who, 0.5),
+      vsBare('GET /videos/{id} anonymous, many videos, vs bare node:http', videoRead.name, anonymous.who, 0.6),
+      vsBare('GET /me with a token vs bare node:http', 'GET /me', ownerToken.who, 0.5),
+      vsBare('GET /users/{id} with a token vs bare node:http', 'GET /users/{id}', otherToken.who, 0.5),
+      ...reads.slice(3).flatMap((read) => [ownerToken, otherToken].map((caller) => vsAnonymous(read.name, caller))),
+      steady(vsBare(`GET /videos/{id} with a token, writer ${likesPerSecond} likes/s, vs bare`, underWriter, ownerToken.who, 0.35, videoRead.name), writes.get(ownerToken.who)!),
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+const failed = (m: Measure): string => (m.failed ? `${m.failed} failed` : '');
+
+/** What the writer did: likes answered 204 in `seconds` (until its last answer), every status. */
+interface Written {
+  liked: number;
+  seconds: number;
+  statuses: Record<number, number>;
+}
+
+/** A target under the writer counts only when the writer kept its pace and every write succeeded. */
+const steady = (t: Target, w: Written): Target => ({
+  ...t,
+  wanted: `${t.wanted}, writes all 204 at ≥ ${0.9 * likesPerSecond} likes/s`,
+  met: t.met === true && Object.keys(w.statuses).every((s) => s === '204') && w.liked / w.seconds >= 0.9 * likesPerSecond,
+});
+const notes = (...parts: string[]): string => parts.filter(Boolean).join('; ');
+
+/** The body a GET answers, which must be a 200. */
+async function answer(url: string, headers?: Record<string, string>): Promise<string> {
+  const res = await fetch(url, { headers });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${text.slice(0, 200)}`);
+  return text;
+}
+
+/** Up to `most` ids of the videos anybody may see of `user`, from their list. */
+async function publicVideos(base: string, user: string, most: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let page = 1; ids.length < most; page++) {
+    const body = JSON.parse(await answer(`${base}/users/${user}/videos?per_page=100&page=${page}`)) as { data: { uri: string }[]; paging: { next: string | null } };
+    ids.push(...body.data.map((clip) => clip.uri.split('/').pop()!));
+    if (!body.paging.next) break;
+  }
+  return ids.slice(0, most);
+}
+
+/**
+ * One writer, paced by timers: every 1/50 s it likes the next of `videos` and unlikes it straight
+ * after, whether or not the previous pair was answered (a slow server does not slow the writer),
+ * until stopped.
+ */
+function startWriter(base: string, token: string, videos: string[]): { stop(): Promise<Written> } {
+  const statuses: Record<number, number> = {};
+  const pending = new Set<Promise<void>>();
+  const started = performance.now();
+  let sent = 0;
+  let liked = 0;
+  const send = async (method: string, path: string) => {
+    const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${token}` } });
+    await res.arrayBuffer();
+    statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+    return res.status;
+  };
+  const pair = async (video: string) => {
+    if ((await send('PUT', `/me/likes/${video}`)) === 204) liked++;
+    await send('DELETE', `/me/likes/${video}`);
+  };
+  const timer = setInterval(() => {
+    // A request that fails outright counts under status 0.
+    const done = pair(videos[sent++ % videos.length])
+      .catch(() => void (statuses[0] = (statuses[0] ?? 0) + 1))
+      .finally(() => pending.delete(done));
+    pending.add(done);
+  }, 1000 / likesPerSecond);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(pending);
+      return { liked, seconds: (performance.now() - started) / 1000, statuses };
+    },
+  };
+}
