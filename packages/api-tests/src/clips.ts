@@ -53,6 +53,10 @@ export async function imageSize(bytes: Uint8Array): Promise<{ width: number; hei
   return { width: m.width ?? 0, height: m.height ?? 0, format: m.format ?? '' };
 }
 
+/** PUTs a file to a media link (an image, a captions file), with the bearer token when given, as an owner's app does. */
+export const putFile = (link: string, body: Uint8Array | string, token?: string, type = 'application/octet-stream'): Promise<Response> =>
+  fetch(link, { method: 'PUT', body, headers: { 'content-type': type, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+
 /** A media link fetched the way a browser would: no token. */
 export async function fetchBytes(link: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
   const r = await fetch(link, { headers });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { drivers, fetchBytes, Harness, imageSize, makeClip, makeImage, uploadByTus, type Answer, type CallOptions, type Fixture } from '../src/index';
+import { drivers, fetchBytes, Harness, imageSize, makeClip, makeImage, uploadByTus, type Answer, type CallOptions, type Fixture, putFile } from '../src/index';
 import { addVideo, createChannel } from '../src/channels';
 import { createGroup } from '../src/groups';
 import { addGenre, createPage, film } from '../src/ondemand';
@@ -57,7 +57,7 @@ async function populate(h: Harness): Promise<World> {
     return r;
   };
   const put = async (who: Fixture, link: string, body: Uint8Array | string, type: string): Promise<void> => {
-    const r = await fetch(link, { method: 'PUT', headers: { authorization: `Bearer ${who.token}`, 'content-type': type }, body });
+    const r = await putFile(link, body, who.token, type);
     if (r.status !== 200) throw new Error(`populate: PUT ${link} → ${r.status} ${await r.text()}`);
   };
   /**

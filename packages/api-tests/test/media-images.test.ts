@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { drivers, expectError, fetchBytes, filesUnder, Harness, imageSize, makeClip, makeImage, uploadByTus, type Fixture } from '../src/index';
+import { drivers, expectError, fetchBytes, filesUnder, Harness, imageSize, makeClip, makeImage, uploadByTus, type Fixture, putFile } from '../src/index';
 import { createPage } from '../src/ondemand';
 
 type Picture = { uri: string; link: string; active: boolean; sizes: { width: number; height: number; link: string }[] };
@@ -71,8 +71,7 @@ const kinds: Kind[] = [
   },
 ];
 
-const put = (link: string, body: Uint8Array | string, token?: string, type = 'application/octet-stream') =>
-  fetch(link, { method: 'PUT', body, headers: { 'content-type': type, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+const put = putFile;
 
 /** Every size answers an image of exactly the stated width and height, typed as it is. */
 async function expectSizes(p: Picture, type: 'image/jpeg' | 'image/png'): Promise<void> {

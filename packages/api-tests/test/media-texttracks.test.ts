@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { drivers, expectError, fetchBytes, filesUnder, Harness, makeImage, type Fixture } from '../src/index';
+import { drivers, expectError, fetchBytes, filesUnder, Harness, makeImage, type Fixture, putFile } from '../src/index';
 
 type Track = { uri: string; link: string; hls_link: string; link_expires_time: string; hls_link_expires_time: string; active: boolean };
 
@@ -8,8 +8,7 @@ const srt = '\uFEFF1\r\n00:00:00,500 --> 00:00:02,250\r\nHello there\r\n\r\n2\r\
 const srtAsVtt = 'WEBVTT\n\n00:00:00.500 --> 00:00:02.250\nHello there\n\n00:00:03.000 --> 00:00:04.000\n<i>Second</i> line\nand more\n';
 const vtt = 'WEBVTT\n\n00:01.000 --> 00:02.000\nBonjour\n';
 
-const put = (link: string, body: Uint8Array | string, token?: string) =>
-  fetch(link, { method: 'PUT', body, headers: { 'content-type': 'text/plain', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+const put = (link: string, body: Uint8Array | string, token?: string) => putFile(link, body, token, 'text/plain');
 
 for (const driver of drivers) {
   describe(`text-track files (${driver.name})`, () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
-import { drivers, Harness, makeClip, makeImage, uploadByTus, type Answer, type Fixture, browserSkip, findChromium } from '../src/index';
+import { drivers, Harness, makeClip, makeImage, uploadByTus, type Answer, type Fixture, browserSkip, findChromium, putFile } from '../src/index';
 
 /** The little of the DOM the page functions use (the tests compile without the DOM library). */
 interface Cue {
@@ -56,7 +56,7 @@ for (const driver of drivers) {
       return r.body;
     };
     const put = async (link: string, body: Uint8Array | string, type: string) => {
-      const r = await fetch(link, { method: 'PUT', headers: { authorization: `Bearer ${alice.token}`, 'content-type': type }, body });
+      const r = await putFile(link, body, alice.token, type);
       assert.ok(r.status < 300, `PUT ${link}: ${r.status} ${await r.text()}`);
     };
 

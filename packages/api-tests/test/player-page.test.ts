@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { drivers, fetchBytes, Harness, imageSize, makeClip, makeImage, uploadByTus, type Answer, type Fixture } from '../src/index';
+import { drivers, fetchBytes, Harness, imageSize, makeClip, makeImage, uploadByTus, type Answer, type Fixture, putFile } from '../src/index';
 
 /**
  * The player page as an embed: the Clip's HLS stream (its progressive rendition as fallback)
@@ -35,7 +35,7 @@ for (const driver of drivers) {
     };
     /** PUT bytes to a media link with the owner's token, as the owner's app uploads them. */
     const put = async (link: string, body: Uint8Array | string, type: string) => {
-      const r = await fetch(link, { method: 'PUT', headers: { authorization: `Bearer ${alice.token}`, 'content-type': type }, body });
+      const r = await putFile(link, body, alice.token, type);
       assert.ok(r.status < 300, `PUT ${link}: ${r.status} ${await r.text()}`);
     };
     const track = async (json: Record<string, unknown>, file: string | null) => {

@@ -1,6 +1,8 @@
 import { ApiError, codes, forbidden, invalidField, notFound, unauthorized } from '../engine/errors';
 import type { Context, Reply } from '../engine/operation';
+import { randomBytes } from 'node:crypto';
 import type { BlobAccess } from '../blobs/blob-store';
+import type { Store } from '../store/store';
 import { isMediaInputError, type MediaTools } from '../media/media-tools';
 import { headerOf } from '../engine/request';
 
@@ -106,5 +108,29 @@ export function authorizeUpload(ctx: Context<unknown>, ownerId: string | null, s
   const presented = ctx.request.query.upload;
   if (!presented || !ctx.links.verify(subject, presented)) {
     throw unauthorized(codes.invalidCredentials, 'Send the owner’s access token, or PUT to the link its owner was handed before the first upload.');
+  }
+}
+
+/**
+ * Keeps an upload's file and commits the change that points a record at it. The file is written
+ * under a fresh key below `prefix` before any transaction opens (no write waits on the disk), and
+ * removed again when the commit fails; the file it replaces (what `commit` answers) is discarded
+ * once the commit succeeded.
+ */
+export async function commitUpload<W>(
+  ctx: Context<unknown>,
+  blobs: BlobAccess,
+  prefix: string,
+  write: (key: string) => Promise<W>,
+  commit: (tx: Store, key: string, written: W) => Promise<{ key: string } | null | undefined>,
+): Promise<Reply> {
+  const key = `${prefix}/${randomBytes(8).toString('hex')}`;
+  const written = await write(key);
+  try {
+    const replaced = await ctx.store.transaction((tx) => commit(tx, key, written));
+    return { status: 200, discard: replaced ? [replaced.key] : [] };
+  } catch (e) {
+    await blobs.deleteTree(key);
+    throw e;
   }
 }

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { invalidField } from '../engine/errors';
 import { operation, type Context, type Reply } from '../engine/operation';
 import { loadImageRecord, saveImage, type ImageRecord } from '../domain/image-records';
-import { authorizeUpload, blobReply, deadLink, mediaAccess, mediaHeaders, notModified, readUpload, uploadedBytes, type Validators } from '../domain/media-files';
+import { authorizeUpload, blobReply, commitUpload, deadLink, mediaAccess, mediaHeaders, notModified, readUpload, uploadedBytes, type Validators } from '../domain/media-files';
 import {
   contentVersion,
   extensionOf,
@@ -119,22 +118,21 @@ export const putImage = operation({
     const { blobs, media } = mediaAccess(ctx);
     // Decoded before any transaction opens: a large image takes a while, and no write waits on it.
     const { master, info } = await readUpload(() => media.prepareImage(bytes));
-    const key = `${recordMediaPrefix(record.owner.kind, record.owner.id, record.family, record.id)}/${randomBytes(8).toString('hex')}`;
-    await blobs.put(`${key}/master`, [master]);
-    try {
-      const replaced = await ctx.store.transaction(async (tx) => {
+    const prefix = recordMediaPrefix(record.owner.kind, record.owner.id, record.family, record.id);
+    return commitUpload(
+      ctx,
+      blobs,
+      prefix,
+      (key) => blobs.put(`${key}/master`, [master]),
+      async (tx, key) => {
         const current = await loadImageRecord(tx, record.family, record.id);
         if (!current) throw deadLink();
         const time = isoTime(ctx.now());
         const image: StoredImage = { version: (current.image?.version ?? 0) + 1, key, width: info.width, height: info.height, format: info.format, type: info.alpha ? 'png' : 'jpeg', time };
         await saveImage(tx, current, image, time);
         return current.image;
-      });
-      return { status: 200, discard: replaced ? [replaced.key] : [] };
-    } catch (e) {
-      await blobs.deleteTree(key);
-      throw e;
-    }
+      },
+    );
   },
 });
 

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { invalidField } from '../engine/errors';
 import { operation, type Context, type Reply } from '../engine/operation';
 import { findById } from '../domain/lookup';
-import { authorizeUpload, blobReply, deadLink, mediaAccess, mediaHeaders, notModified, readUpload, uploadedBytes, type Validators } from '../domain/media-files';
+import { authorizeUpload, blobReply, commitUpload, deadLink, mediaAccess, mediaHeaders, notModified, readUpload, uploadedBytes, type Validators } from '../domain/media-files';
 import { subtitlePlaylist, trackMediaPrefix } from '../domain/texttrack-files';
 import { parseTrackFile, trackSubject, type TrackToken } from '../media/track-links';
 import type { TexttrackRecord, VideoRecord } from '../records';
@@ -67,21 +66,19 @@ export const putTrackFile = operation({
     const bytes = uploadedBytes(ctx, 'WebVTT or SRT file');
     const { blobs, media } = mediaAccess(ctx);
     const text = await readUpload(() => media.toWebVtt(bytes));
-    const key = `${trackMediaPrefix(track)}/${randomBytes(8).toString('hex')}`;
-    const info = await blobs.put(key, [Buffer.from(text)]);
-    try {
-      const replaced = await ctx.store.transaction(async (tx) => {
+    return commitUpload(
+      ctx,
+      blobs,
+      trackMediaPrefix(track),
+      (key) => blobs.put(key, [Buffer.from(text)]),
+      async (tx, key, info) => {
         const current = await tx.get<TexttrackRecord>('texttracks', track.id);
         if (!current) throw deadLink();
         const time = isoTime(ctx.now());
         await tx.update<TexttrackRecord>('texttracks', track.id, { file: { version: (current.file?.version ?? 0) + 1, key, size: info.size, time }, modified_time: time });
         return current.file;
-      });
-      return { status: 200, discard: replaced ? [replaced.key] : [] };
-    } catch (e) {
-      await blobs.delete(key);
-      throw e;
-    }
+      },
+    );
   },
 });
 
