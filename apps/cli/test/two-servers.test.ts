@@ -193,7 +193,8 @@ describe('two reelbase servers on one PostgreSQL database', { skip: server ? fal
     const video = idOf(await setup(fixtures, owner.token, 'POST', '/me/videos', 201, { name: 'Feature' }));
     await setup(fixtures, owner.token, 'PUT', `/ondemand/pages/${page}/videos/${video}`, 200, { type: 'main' });
     const scheduled = await setup(fixtures, owner.token, 'PATCH', `/ondemand/pages/${page}`, 200, { preorder: { active: true, publish_time: preorderTime } });
-    assert.deepEqual(scheduled.preorder, { active: true, publish_time: preorderTime });
+    // `time` is when it went up for pre-order (the fixtures' clock); no pre-order was called off.
+    assert.deepEqual(scheduled.preorder, { active: true, publish_time: preorderTime, time: '2030-01-01T00:00:00+00:00', cancel_time: null });
 
     const reads = await Promise.all(Array.from({ length: 20 }, (_, i) => call(via(i), 'GET', `/ondemand/pages/${page}`, (i >> 1) % 2 ? viewer.token : owner.token)));
     assert.deepEqual(tally(reads), { 200: 20 });

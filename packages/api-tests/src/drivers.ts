@@ -10,7 +10,16 @@ import { openSqliteStore } from '@reelbase/store-sqlite';
 /** A driver the API tests run on: each test file repeats its suite for every entry. */
 export interface TestDriver {
   name: string;
-  open(): Promise<{ store: Store; cleanup(): void }>;
+  /** Several processes may share one of its databases: `open` then also answers `reopen`. */
+  sharedByProcesses?: boolean;
+  open(): Promise<OpenedStore>;
+}
+
+export interface OpenedStore {
+  store: Store;
+  cleanup(): void;
+  /** Another store on the same database, as another process would open it (the caller closes it). */
+  reopen?: () => Promise<Store>;
 }
 
 const tempDir = (): { dir: string; cleanup(): void } => {
@@ -28,8 +37,10 @@ function postgresDriver(server: string): TestDriver {
   after(() => database.drop());
   return {
     name: 'postgres',
+    sharedByProcesses: true,
     async open() {
-      return { store: await openPostgresStore({ schema, url: await database.freshUrl() }), cleanup: () => {} };
+      const url = await database.freshUrl();
+      return { store: await openPostgresStore({ schema, url }), cleanup: () => {}, reopen: () => openPostgresStore({ schema, url }) };
     },
   };
 }
@@ -39,9 +50,11 @@ const postgres = process.env.REELBASE_TEST_POSTGRES;
 export const drivers: TestDriver[] = [
   {
     name: 'sqlite',
+    sharedByProcesses: true,
     async open() {
       const { dir, cleanup } = tempDir();
-      return { store: await openSqliteStore({ schema, path: join(dir, 'reelbase.db') }), cleanup };
+      const path = join(dir, 'reelbase.db');
+      return { store: await openSqliteStore({ schema, path }), cleanup, reopen: () => openSqliteStore({ schema, path }) };
     },
   },
   {

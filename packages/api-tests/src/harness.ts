@@ -1,4 +1,4 @@
-import { createService, createToken, createUser, isoTime, parseScopes, type Service, type UserRecord } from '@reelbase/core';
+import { createService, createToken, createUser, isoTime, parseScopes, type Service, type Store, type UserRecord } from '@reelbase/core';
 import { serve, startWorker, type RunningServer } from '@reelbase/http';
 import type { Worker } from '@reelbase/core';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -53,6 +53,8 @@ export class Harness {
     readonly filesDir: string = '',
     /** The transcode worker, run by hand: `settle()` runs every due job (no sleeping, no polling). */
     readonly worker: Worker | null = null,
+    /** Another store on this server's database, as another process would open it (drivers shared by processes). */
+    readonly reopen?: () => Promise<Store>,
   ) {}
 
   /** Runs every due background job (transcodes…) to the end; answers how many ran. */
@@ -61,7 +63,7 @@ export class Harness {
   }
 
   static async start(driver: TestDriver, config: Parameters<typeof createService>[0]['config'] = {}): Promise<Harness> {
-    const { store, cleanup } = await driver.open();
+    const { store, cleanup, reopen } = await driver.open();
     const clock = new TestClock();
     // The clock never moves unless a test moves it, so a walk of thousands of requests would spend
     // one window's allowance: rate limiting is off unless a test configures it.
@@ -73,7 +75,7 @@ export class Harness {
       cleanup();
       rmSync(filesDir, { recursive: true, force: true });
     };
-    return new Harness(clock, service, server, removeAll, filesDir, worker);
+    return new Harness(clock, service, server, removeAll, filesDir, worker, reopen);
   }
 
   async stop(): Promise<void> {

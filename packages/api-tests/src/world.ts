@@ -55,6 +55,7 @@ export async function buildWorld(h: Harness): Promise<World> {
   vars.album_id = idOf((await must('POST', '/me/albums', { json: { name: 'World album', description: '' } }, [201])).body.uri);
   await must('PUT', `/me/albums/${vars.album_id}/videos/${video}`, {}, [204]);
   vars.logo_id = idOf((await must('POST', `/users/${a.user.id}/albums/${vars.album_id}/logos`, {}, [200, 201])).body.uri);
+  vars.album_thumbnail_id = idOf((await must('POST', `/users/${a.user.id}/albums/${vars.album_id}/custom_thumbnails`, {}, [201])).body.uri);
   vars.project_id = idOf((await must('POST', '/me/projects', { json: { name: 'World project' } }, [200, 201])).body.uri);
   await must('PUT', `/me/projects/${vars.project_id}/videos/${video}`, {}, [204]);
   vars.preset_id = idOf((await must('POST', '/me/presets', { json: { name: 'World preset' } }, [200, 201])).body.uri);

@@ -36,9 +36,14 @@ for (const driver of drivers) {
           name: 'Trips',
           description: 'Summer 2025',
           link: `${h.server.url}/users/${alice.user.id}/albums/${id}`,
+          share_link: `${h.server.url}/albums/${id}/embed`,
+          url: null,
+          domain: null,
+          use_custom_domain: false,
           created_time: '2026-01-02T03:04:05+00:00',
           modified_time: '2026-01-02T03:04:05+00:00',
           duration: 0,
+          custom_logo: null,
           privacy: { view: 'anybody' },
           sort: 'arranged',
           layout: 'grid',
@@ -46,10 +51,28 @@ for (const driver of drivers) {
           brand_color: null,
           hide_nav: false,
           review_mode: false,
+          autoplay: false,
+          loop: false,
+          allow_continuous_play: false,
+          allow_downloads: false,
+          allow_share: false,
+          hide_vimeo_logo: true,
+          embed_brand_color: false,
+          embed_custom_logo: false,
+          web_brand_color: false,
+          web_custom_logo: false,
           embed: {
             html: `<iframe src="${h.server.url}/albums/${id}/embed" width="640" height="360" frameborder="0" allow="autoplay; fullscreen; picture-in-picture" allowfullscreen title="Trips"></iframe>`,
           },
-          metadata: { connections: { videos: { uri: `/users/${alice.user.id}/albums/${id}/videos`, options: ['GET', 'PUT'], total: 0 } }, interactions: {} },
+          metadata: {
+            connections: { videos: { uri: `/users/${alice.user.id}/albums/${id}/videos`, options: ['GET', 'PUT'], total: 0 } },
+            interactions: {
+              add_videos: { uri: `/users/${alice.user.id}/albums/${id}/videos`, options: ['GET', 'PUT'] },
+              add_logos: { uri: `/users/${alice.user.id}/albums/${id}/logos`, options: ['GET', 'POST'] },
+              add_custom_thumbnails: { uri: `/users/${alice.user.id}/albums/${id}/custom_thumbnails`, options: ['GET', 'POST'] },
+              add_to: null,
+            },
+          },
         });
         assert.equal(user.uri, `/users/${alice.user.id}`);
         assert.equal(pictures.type, 'default');
@@ -81,9 +104,12 @@ for (const driver of drivers) {
         assert.equal(r.body.layout, 'player');
         assert.equal(r.body.review_mode, true);
         assert.equal(r.body.theme, 'dark');
-        assert.match(r.body.embed.html, /title="Private &#60;cut&#62;"/);
+        assert.equal(r.body.embed_brand_color, true, "the album's player shows the brand colour");
+        assert.equal(r.body.embed.html, null, 'a password album has no embed code');
         assert.equal(r.text.includes('open sesame'), false);
-        assert.equal((await create(alice, { name: 'Embed', privacy: 'embed_only' })).body.privacy.view, 'embed_only');
+        const embedOnly = (await create(alice, { name: 'Embed <only>', privacy: 'embed_only' })).body;
+        assert.equal(embedOnly.privacy.view, 'embed_only');
+        assert.match(embedOnly.embed.html, /title="Embed &#60;only&#62;"><\/iframe>$/, 'the name is escaped in the embed code');
         assert.equal(await albumsTotal(alice), 3);
       });
 

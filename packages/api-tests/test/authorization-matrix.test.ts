@@ -37,6 +37,7 @@ const pub: Entry = { kind: 'public' };
 const na = (reason: string): Entry => ({ kind: 'na', reason });
 const onPage = { video_id: 'ondemand_video_id' };
 const customLogo = { logo_id: 'custom_logo_id' };
+const albumThumbnail = { thumbnail_id: 'album_thumbnail_id' };
 const shared = { video_id: 'shared_video_id' };
 const privateChannel = { channel_id: 'private_channel_id' };
 
@@ -49,6 +50,7 @@ const table: Record<string, Entry> = {
   'videos.get': pub,
   // Playback (issue 8): readable by whoever may view the video; privacy is the visibility matrix's job.
   'videos.file.get': pub,
+  'videos.playback.get': pub,
   'videos.player.get': pub,
   // The review page (issue 22) is a capability: a link signed over the video, handed to its owner only.
   'videos.review.get': na('a signed link answers whoever holds it while the review page is active; forged links are tested in review-page'),
@@ -154,6 +156,7 @@ const table: Record<string, Entry> = {
   'channels.videos.put': owner({ vars: onPage }),
   'channels.videos.delete': owner(),
   'videos.available_channels.list': owner(),
+  'videos.available_albums.list': na("lists the caller's own albums (none of another user's): nothing of the video's owner is reached"),
   'channels.categories.list': pub,
   'channels.categories.set': owner({ body: { channels: ['music'] } }),
   'channels.categories.put': owner({ vars: { category: 'music' } }),
@@ -195,6 +198,12 @@ const table: Record<string, Entry> = {
   'users.categories.check': self(),
   'users.categories.follow': self({ vars: { category: 'music' } }),
   'users.categories.unfollow': self({ vars: { category: 'followed_category' } }),
+  // The User's connections beyond SPEC.md (issue 22): what is shared with a user and whom they block are theirs to read.
+  'users.shared.list': self(),
+  'users.block.list': self(),
+  'users.recommendations.channels.list': self(),
+  'users.recommendations.users.list': self(),
+  'users.portfolios.list': pub,
   'groups.list': pub,
   'groups.create': na('creates a group of the caller'),
   'groups.get': pub,
@@ -210,6 +219,7 @@ const table: Record<string, Entry> = {
   'groups.videos.put': owner({ vars: onPage }),
   'groups.videos.delete': owner(),
   'categories.groups.list': pub,
+  'categories.users.list': pub,
   'users.albums.list': pub,
   'users.albums.create': self({ body: { name: 'Planted', description: '' } }),
   'users.albums.get': pub,
@@ -225,6 +235,14 @@ const table: Record<string, Entry> = {
   'users.albums.logos.get': owner(),
   'users.albums.logos.update': owner({ body: { active: false } }),
   'users.albums.logos.delete': owner(),
+  // Custom thumbnails (issue 22: the album's add_custom_thumbnails interaction) are the owner's, like logos.
+  'users.albums.custom_thumbnails.list': owner(),
+  'users.albums.custom_thumbnails.create': owner(),
+  'users.albums.custom_thumbnails.get': owner({ vars: albumThumbnail }),
+  'users.albums.custom_thumbnails.update': owner({ vars: albumThumbnail, body: { active: false } }),
+  'users.albums.custom_thumbnails.delete': owner({ vars: albumThumbnail }),
+  // The album's player page shows what the list of its videos shows whoever asks.
+  'albums.player.get': pub,
   'users.projects.list': self(),
   'users.projects.create': self({ body: { name: 'Planted' } }),
   'users.projects.get': owner(),
@@ -243,6 +261,8 @@ const table: Record<string, Entry> = {
   'ondemand.genres.list': pub,
   'ondemand.genres.get': pub,
   'ondemand.genres.pages.list': pub,
+  'ondemand.pages.genres.list': pub,
+  'ondemand.pages.genres.get': pub,
   'ondemand.pages.genres.add': owner({ vars: { genre_id: 'comedy' } }),
   'ondemand.pages.genres.delete': owner(),
   'ondemand.regions.list': pub,
@@ -268,6 +288,7 @@ const table: Record<string, Entry> = {
   'ondemand.pages.seasons.get': pub,
   'ondemand.pages.seasons.videos.list': pub,
   'ondemand.pages.likes.list': pub,
+  'ondemand.pages.comments.list': pub,
   'ondemand.pages.promotions.create': owner({ body: { type: 'single', total: 10, download: false, stream_period: '1_week' } }),
   'ondemand.pages.promotions.list': owner(),
   'ondemand.pages.promotions.get': owner(),

@@ -49,12 +49,19 @@ for (const driver of drivers) {
         assert.deepEqual(connections.videos, { uri: `/channels/${id}/videos`, options: ['GET', 'PUT', 'DELETE'], total: 0 });
         assert.deepEqual(connections.categories, { uri: `/channels/${id}/categories`, options: ['GET', 'PUT'], total: 0 });
         assert.deepEqual(connections.tags, { uri: `/channels/${id}/tags`, options: ['GET', 'PUT'], total: 0 });
-        assert.equal(connections.privacy_users, undefined);
-        assert.deepEqual(interactions.follow, {
-          uri: `/users/${alice.user.id}/channels/${id}`,
-          options: ['GET', 'PUT', 'DELETE'],
-          added: true,
-          added_time: '2026-01-02T03:04:05+00:00',
+        // Only a users channel has a view list: elsewhere the connection lists none and takes no method.
+        assert.deepEqual(connections.privacy_users, { uri: `/channels/${id}/privacy/users`, options: [], total: 0 });
+        assert.deepEqual(interactions, {
+          add_moderators: { uri: `/channels/${id}/moderators`, options: ['GET', 'PUT', 'PATCH', 'DELETE'] },
+          moderate_videos: { uri: `/channels/${id}/videos`, options: ['GET', 'PUT', 'DELETE'] },
+          add_to: null,
+          follow: {
+            uri: `/users/${alice.user.id}/channels/${id}`,
+            options: ['GET', 'PUT', 'DELETE'],
+            added: true,
+            added_time: '2026-01-02T03:04:05+00:00',
+            type: 'moderator',
+          },
         });
         assert.equal(await channelsTotalOf(h, alice), before + 1);
         const owner = (await h.call('GET', `/channels/${id}/moderators`)).body.data.map((u: { uri: string }) => u.uri);
@@ -234,7 +241,7 @@ for (const driver of drivers) {
         expectError(await h.call('DELETE', `/channels/${id}`), 401, 8003);
         const noDelete = await h.user('NoDelete', 'public,private,edit,create,interact,upload');
         expectError(await h.call('DELETE', `/channels/${id}`, { token: noDelete.token }), 403, 3200);
-        assert.deepEqual(await channelTotals(h, alice, id), { users: 1, videos: 0, moderators: 2, categories: 0, tags: 0 });
+        assert.deepEqual(await channelTotals(h, alice, id), { users: 1, videos: 0, moderators: 2, categories: 0, tags: 0, privacy_users: 0 });
       });
     });
 

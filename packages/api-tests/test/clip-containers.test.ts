@@ -12,17 +12,18 @@ for (const driver of drivers) {
     });
     after(() => h.stop());
 
-    it('parent_folder is the Project from 3.3.9, null outside a folder, absent before', async () => {
+    it("parent_folder is the Project from 3.3.9 for the owner (only they may open it), null outside a folder and to others, absent before", async () => {
       const video = await h.video(alice);
-      assert.equal((await h.call('GET', `/videos/${video}`)).body.parent_folder, null);
+      assert.equal((await h.call('GET', `/videos/${video}`, { token: alice.token })).body.parent_folder, null);
       const project = await h.call('POST', '/me/projects', { token: alice.token, json: { name: 'Rushes' } });
       assert.equal(project.status, 201, project.text);
       assert.equal((await h.call('PUT', `${project.body.uri}/videos/${video}`, { token: alice.token })).status, 204);
-      const clip = await h.call('GET', `/videos/${video}`);
+      assert.equal((await h.call('GET', `/videos/${video}`)).body.parent_folder, null);
+      const clip = await h.call('GET', `/videos/${video}`, { token: alice.token });
       assert.equal(clip.body.parent_folder.uri, project.body.uri);
       assert.equal(clip.body.parent_folder.name, 'Rushes');
       assert.equal(clip.body.parent_folder.metadata.connections.videos.total, 1);
-      assert.equal((await h.call('GET', `/videos/${video}`, { version: '3.3' })).body.parent_folder, undefined);
+      assert.equal((await h.call('GET', `/videos/${video}`, { token: alice.token, version: '3.3' })).body.parent_folder, undefined);
       const listed = await h.call('GET', '/me/videos?fields=uri,parent_folder.uri', { token: alice.token });
       assert.deepEqual(listed.body.data, [{ uri: `/videos/${video}`, parent_folder: { uri: project.body.uri } }]);
     });

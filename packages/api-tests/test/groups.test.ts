@@ -44,7 +44,8 @@ for (const driver of drivers) {
             videos: { uri: `/groups/${id}/videos`, options: ['GET'], total: 0 },
           },
           interactions: {
-            join: { uri: `/users/${alice.user.id}/groups/${id}`, options: ['GET', 'PUT', 'DELETE'], added: true, added_time: now() },
+            // The owner cannot leave (DELETE), only hand the group on; owners moderate.
+            join: { uri: `/users/${alice.user.id}/groups/${id}`, options: ['GET', 'PUT'], added: true, added_time: now(), title: null, type: 'moderator' },
           },
         });
         assert.equal(await groupsTotalOf(h, alice), before + 1);
@@ -99,9 +100,12 @@ for (const driver of drivers) {
         const asBob = await h.call('GET', `/groups/${id}`, { token: bob.token });
         assert.deepEqual(asBob.body.metadata.interactions.join, {
           uri: `/users/${bob.user.id}/groups/${id}`,
-          options: ['GET', 'PUT', 'DELETE'],
+          // Not a member: nothing to leave.
+          options: ['GET', 'PUT'],
           added: false,
           added_time: null,
+          title: null,
+          type: null,
         });
         for (const missing of ['999999', 'abc', '-1']) expectError(await h.call('GET', `/groups/${missing}`), 404, 5000);
       });

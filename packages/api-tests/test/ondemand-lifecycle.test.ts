@@ -113,7 +113,7 @@ for (const driver of drivers) {
         const published = await publishedPage(h, alice);
         expectError(await patch(published, { preorder: { active: true } }), 400, 2204, 'preorder.active');
         expectError(await patch(published, { preorder: { publish_time: inSeconds(60) } }), 400, 2204, 'preorder.publish_time');
-        assert.deepEqual((await read(id)).preorder, { active: false, publish_time: null });
+        assert.deepEqual((await read(id)).preorder, { active: false, publish_time: null, time: null, cancel_time: null });
       });
 
       it('404 for a missing page or another user’s draft, 403 for another user’s published page, 403 without the edit scope', async () => {
@@ -132,9 +132,10 @@ for (const driver of drivers) {
       it('enables a pre-order and publishes at preorder.publish_time as the clock passes it', async () => {
         const id = await readyPage(h, alice);
         const at = inSeconds(3600);
+        const started = inSeconds(0);
         const r = await patch(id, { preorder: { active: true, publish_time: at } });
         assert.equal(r.status, 200, r.text);
-        assert.deepEqual(r.body.preorder, { active: true, publish_time: at });
+        assert.deepEqual(r.body.preorder, { active: true, publish_time: at, time: started, cancel_time: null });
         assert.deepEqual(r.body.published, { enabled: false, time: null });
         const listed = await h.call('GET', `/users/${alice.user.id}/ondemand/pages`, { token: bob.token });
         assert.ok(listed.body.data.some((p: { uri: string }) => p.uri === `/ondemand/pages/${id}`), 'a pre-order is public');
@@ -143,7 +144,7 @@ for (const driver of drivers) {
         h.clock.advance(2);
         const page = await read(id, bob);
         assert.deepEqual(page.published, { enabled: true, time: at });
-        assert.deepEqual(page.preorder, { active: false, publish_time: at });
+        assert.deepEqual(page.preorder, { active: false, publish_time: at, time: started, cancel_time: null }, 'when the pre-order began stays');
         expectError(await h.call('DELETE', `/ondemand/pages/${id}`, { token: alice.token }), 403, 3200);
       });
 
@@ -151,15 +152,16 @@ for (const driver of drivers) {
         const id = await createPage(h, alice, film({ name: 'Pre-order, film to come' }));
         await addGenre(h, alice, id);
         const at = inSeconds(600);
+        const started = inSeconds(0);
         const r = await patch(id, { preorder: { active: true, publish_time: at } });
         assert.equal(r.status, 200, r.text);
-        assert.deepEqual(r.body.preorder, { active: true, publish_time: at });
+        assert.deepEqual(r.body.preorder, { active: true, publish_time: at, time: started, cancel_time: null });
         assert.equal(r.body.metadata.interactions.buy.reason, 'the page has no main video');
         expectError(await h.call('POST', `/ondemand/pages/${id}/purchases`, { token: bob.token, json: { type: 'buy' } }), 400, 2204, 'type');
         h.clock.advance(601);
         const page = await read(id, bob);
         assert.deepEqual(page.published, { enabled: true, time: at });
-        assert.deepEqual(page.preorder, { active: false, publish_time: at });
+        assert.deepEqual(page.preorder, { active: false, publish_time: at, time: started, cancel_time: null });
         assert.equal(page.metadata.interactions.buy.active, false);
         await addPageVideo(h, alice, id);
         const sold = (await read(id, bob)).metadata.interactions.buy;
@@ -180,7 +182,7 @@ for (const driver of drivers) {
         const id = await readyPage(h, alice, film({ name: 'Listed pre-order' }));
         await patch(id, { preorder: { active: true, publish_time: inSeconds(100) } });
         const later = inSeconds(500);
-        assert.deepEqual((await patch(id, { preorder: { publish_time: later } })).body.preorder, { active: true, publish_time: later });
+        assert.deepEqual((await patch(id, { preorder: { publish_time: later } })).body.preorder, { active: true, publish_time: later, time: inSeconds(0), cancel_time: null });
         h.clock.advance(200);
         const find = async () =>
           (await h.call('GET', `/users/${alice.user.id}/ondemand/pages?per_page=100`)).body.data.find((p: { uri: string }) => p.uri === `/ondemand/pages/${id}`);
@@ -203,12 +205,16 @@ for (const driver of drivers) {
 
       it('turns a pre-order back into a draft until someone pre-orders it', async () => {
         const id = await readyPage(h, alice);
+        const started = inSeconds(0);
         await patch(id, { preorder: { active: true, publish_time: inSeconds(1000) } });
+        h.clock.advance(10);
         const r = await patch(id, { preorder: { active: false } });
         assert.equal(r.status, 200);
-        assert.deepEqual(r.body.preorder, { active: false, publish_time: inSeconds(1000) });
+        assert.deepEqual(r.body.preorder, { active: false, publish_time: inSeconds(990), time: started, cancel_time: inSeconds(0) });
         expectError(await h.call('GET', `/ondemand/pages/${id}`, { token: bob.token }), 404, 5000);
-        await patch(id, { preorder: { active: true } });
+        h.clock.advance(10);
+        // A new pre-order starts afresh: nothing called it off (yet).
+        assert.deepEqual((await patch(id, { preorder: { active: true } })).body.preorder, { active: true, publish_time: inSeconds(980), time: inSeconds(0), cancel_time: null });
         const bought = await h.call('POST', `/ondemand/pages/${id}/purchases`, { token: bob.token, json: { type: 'buy' } });
         assert.equal(bought.status, 201, bought.text);
         expectError(await patch(id, { preorder: { active: false } }), 400, 2204, 'preorder.active');

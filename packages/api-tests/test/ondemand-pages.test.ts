@@ -104,10 +104,10 @@ for (const driver of drivers) {
         assert.deepEqual(r.body.accepted_currencies, ['EUR', 'USD'], 'the currencies it has prices in');
         assert.deepEqual(r.body.buy, { active: true, download: true, price: { USD: 9.99, EUR: 8.5 } });
         assert.deepEqual(r.body.rent, { active: false, period: null, price: {} });
-        assert.deepEqual(r.body.subscription, { monthly: { active: false, price: {} } });
-        assert.equal(r.body.episodes, undefined, 'films have no episodes');
+        assert.deepEqual(r.body.subscription, { monthly: { active: false, price: {} }, active: false, price: {}, link: null });
+        assert.deepEqual(r.body.episodes, { buy: { active: false, download: false, price: {} }, rent: { active: false, period: null, price: {} } }, 'a film sells no episodes');
         assert.deepEqual(r.body.published, { enabled: false, time: null });
-        assert.deepEqual(r.body.preorder, { active: false, publish_time: null });
+        assert.deepEqual(r.body.preorder, { active: false, publish_time: null, time: null, cancel_time: null });
         assert.equal(r.body.publish_when_ready, false);
         assert.equal(r.body.user.uri, `/users/${alice.user.id}`);
         assert.equal(r.body.pictures.type, 'default');
@@ -115,7 +115,7 @@ for (const driver of drivers) {
         assert.equal(r.body.created_time, '2026-01-02T03:04:05+00:00');
         assert.match(r.body.resource_key, /^[0-9a-f]{40}$/);
         const videos = r.body.metadata.connections.metadata.connections.videos;
-        assert.deepEqual(videos, { uri: `/ondemand/pages/${id}/videos`, options: ['GET'], total: 0, main_total: 0, extra_total: 0 });
+        assert.deepEqual(videos, { uri: `/ondemand/pages/${id}/videos`, options: ['GET'], total: 0, main_total: 0, extra_total: 0, viewable_total: 0 });
         assert.equal(r.body.metadata.connections.promotions.total, 0, 'the owner sees the promotions connection');
         const nothingHeld = { purchased: false, purchase_time: null, expires_time: null, download: false, price: null, currency: null };
         const purchases = `/ondemand/pages/${id}/purchases`;
@@ -149,7 +149,8 @@ for (const driver of drivers) {
         });
         assert.equal(r.status, 201, r.text);
         assert.deepEqual(r.body.content_rating, ['safe', 'drugs']);
-        assert.deepEqual(r.body.subscription, { monthly: { active: true, price: { USD: 4.5 } } });
+        const page = `${h.server.url}/ondemand/pages/${r.body.uri.split('/').pop()}`;
+        assert.deepEqual(r.body.subscription, { monthly: { active: true, price: { USD: 4.5 } }, active: true, price: { USD: 4.5 }, link: page });
         assert.deepEqual(r.body.episodes, {
           buy: { active: true, download: true, price: { USD: 1.99 } },
           rent: { active: true, period: '1 week', price: { USD: 0.99 } },
@@ -170,6 +171,9 @@ for (const driver of drivers) {
         assert.deepEqual(v32.body.episodes.purchase, { active: false, price: {} });
         assert.equal(v32.body.episodes.buy, undefined);
         assert.deepEqual(v32.body.regions, []);
+        assert.deepEqual(v32.body.preorder, { active: false, publish_time: null }, 'the On Demand fields of 3.3 are not there yet');
+        assert.deepEqual(v32.body.subscription, { monthly: { active: false, price: {} } });
+        for (const field of ['trailer', 'thumbnail', 'colors', 'theme', 'rating']) assert.equal(field in v32.body, false, field);
         assert.equal(v32.body.metadata.connections.metadata, undefined, 'video counts by type arrived in 3.3');
         assert.equal(v32.body.metadata.interactions, undefined);
         const v31 = await h.call('POST', '/me/ondemand/pages', { token: alice.token, json: film({ name: 'v3.1' }), version: '3.1' });

@@ -85,7 +85,7 @@ Database.prototype.prepare = function (this: Database.Database, sql: string) {
     const original = statement[method] as (...params: unknown[]) => unknown;
     Object.defineProperty(statement, method, {
       value(...params: unknown[]) {
-        if (during !== null && /^\s*SELECT/i.test(sql) && !executed.has(sql)) executed.set(sql, { sql, params, during });
+        if (during !== null && /^\s*(SELECT|DELETE)/i.test(sql) && !executed.has(sql)) executed.set(sql, { sql, params, during });
         return original.apply(this, params);
       },
     });
@@ -140,6 +140,13 @@ describe('query plans of the list operations (SQLite)', () => {
         }
       }
     }
+    // A like and its unlike: the unlike withdraws the like's feed event by video, type and user.
+    for (const method of ['PUT', 'DELETE']) {
+      during = `${method} /me/likes/{video_id}`;
+      const r = await h.service.handle(world.b.token, { method, url: `/me/likes/${world.vars.video_id}`, headers: {} });
+      during = null;
+      assert.equal(r.status, 204);
+    }
   });
   after(async () => {
     await h.stop();
@@ -150,6 +157,21 @@ describe('query plans of the list operations (SQLite)', () => {
   it('drives every list operation of the table', () => {
     assert.ok(listOperations.length > 40, `found only ${listOperations.length} list operations`);
     assert.ok(executed.size > 100, `saw only ${executed.size} distinct queries`);
+  });
+
+  it("an unlike's withdrawal of the feed event reaches it by its video, type and user", () => {
+    const withdrawal = [...executed.values()].find((q) => q.during.startsWith('DELETE') && /^DELETE FROM "activities"/.test(q.sql));
+    assert.ok(withdrawal, 'the unlike deleted no activity');
+    const db = new Database(path, { readonly: true });
+    try {
+      const plan = db.prepare(`EXPLAIN QUERY PLAN ${withdrawal.sql}`).all(...withdrawal.params) as PlanRow[];
+      assert.deepEqual(
+        plan.map((r) => r.detail),
+        ['SEARCH activities USING INDEX rb_ix_activities__video_id__type__user_id (video_id=? AND type=? AND user_id=?)'],
+      );
+    } finally {
+      db.close();
+    }
   });
 
   it('no list query scans a whole big collection', () => {
@@ -164,7 +186,6 @@ describe('query plans of the list operations (SQLite)', () => {
     } finally {
       db.close();
     }
-    if (process.env.PLAN_DUMP) { const db2 = new Database(path, { readonly: true }); db2.function("rb_lower", { deterministic: true }, (v: unknown) => v); for (const q of executed.values()) console.log(q.during, "\n  ", q.sql, "\n    ", (db2.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(...q.params) as { detail: string }[]).map((r) => r.detail).join(" | ")); console.log(listOperations.length, executed.size); }
     assert.deepEqual(scans, []);
   });
 });

@@ -97,8 +97,10 @@ for (const driver of drivers) {
       assert.equal(v.review_page.active, false);
       assert.deepEqual(v.embed.buttons, { embed: false, fullscreen: false, hd: true, like: false, scaling: false, share: false, watchlater: false });
       assert.equal(v.embed.color, '#abcdef');
-      assert.deepEqual(v.embed.logos, { custom: { active: true, sticky: true, link: 'https://example.com' }, service: false });
+      // `vimeo` is the hosted API's name of the service logo; speed controls come with the playbar.
+      assert.deepEqual(v.embed.logos, { custom: { active: true, sticky: true, link: 'https://example.com' }, service: false, vimeo: false });
       assert.equal(v.embed.playbar, false);
+      assert.equal(v.embed.speed, false);
       assert.equal(v.embed.volume, false);
       assert.deepEqual(v.embed.title, { name: 'show', owner: 'hide', portrait: 'user' });
       assert.match(v.embed.html, /^<iframe /);

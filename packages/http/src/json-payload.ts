@@ -1,22 +1,109 @@
-/** A body's JSON text and its length in bytes, as a response sends them. */
+import { spliceOf, type Splice } from '@reelbase/core';
+
+/** A body's JSON as a response sends it: UTF-8 bytes (or a short text) and its length in bytes. */
 export interface JsonPayload {
-  text: string;
+  data: Buffer | string;
   bytes: number;
 }
 
-const frozenPayloads = new WeakMap<object, JsonPayload>();
+/** The UTF-8 JSON of shared objects, by object. */
+const sharedJson = new WeakMap<object, Buffer>();
+/** A spliced base's JSON cut where its replaced field's value goes. */
+const templates = new WeakMap<object, { key: string; before: Buffer; after: Buffer }>();
+
+/** How many levels of unshared objects and arrays are walked to reach shared parts: a list's envelope, its `data`, an item. */
+const SPLICE_DEPTH = 3;
 
 /**
- * Serialises a body; a frozen one (a Clip remembered per stored document, deep-frozen by core)
- * is serialised once, since it can never change: every later answer of the same object sends the
- * same text. A change to what it shows makes a new object, so nothing stale is ever sent.
+ * Serialises a body to what JSON.stringify would answer, as UTF-8. Shared parts (core deep-freezes
+ * what it shares: a Clip's base remembered per stored document, a viewer's Clip made of one, a
+ * placeholder picture) are serialised and encoded once, since they can never change; a spliced
+ * one (a base with a viewer's `metadata`, core's representations/spliced.ts) is made the first
+ * time from its base's bytes with the new field written in; a body built around them (a page of
+ * Clips) is their bytes copied between its own few fields. A change to what a part shows makes a
+ * new object, so nothing stale is ever sent.
  */
 export function jsonPayload(body: unknown): JsonPayload {
-  const frozen = body !== null && typeof body === 'object' && Object.isFrozen(body);
-  const known = frozen ? frozenPayloads.get(body) : undefined;
-  if (known) return known;
-  const text = JSON.stringify(body);
-  const payload = { text, bytes: Buffer.byteLength(text) };
-  if (frozen) frozenPayloads.set(body, payload);
-  return payload;
+  if (isShared(body)) {
+    const data = sharedBytes(body);
+    return { data, bytes: data.length };
+  }
+  const chunks: (string | Buffer)[] = [];
+  if (!writeJson(body, SPLICE_DEPTH, chunks)) chunks.push('null');
+  if (chunks.every((c) => typeof c === 'string')) {
+    const text = chunks.join('');
+    return { data: text, bytes: Buffer.byteLength(text) };
+  }
+  const data = Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
+  return { data, bytes: data.length };
 }
+
+/**
+ * Appends JSON.stringify(value) to `out` (strings, and the bytes of shared objects found within
+ * `depth` levels); answers false where JSON.stringify answers undefined (a field it leaves out).
+ */
+function writeJson(value: unknown, depth: number, out: (string | Buffer)[]): boolean {
+  if (isShared(value)) {
+    out.push(sharedBytes(value));
+    return true;
+  }
+  // Objects that serialise themselves (Dates, Buffers), and what lies deeper, are JSON.stringify's.
+  if (value === null || typeof value !== 'object' || depth === 0 || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    const text = JSON.stringify(value);
+    if (text === undefined) return false;
+    out.push(text);
+    return true;
+  }
+  if (Array.isArray(value)) {
+    out.push('[');
+    value.forEach((item, i) => {
+      if (i > 0) out.push(',');
+      if (!writeJson(item, depth - 1, out)) out.push('null');
+    });
+    out.push(']');
+    return true;
+  }
+  let first = true;
+  out.push('{');
+  for (const key of Object.keys(value)) {
+    const mark = out.length;
+    out.push(`${first ? '' : ','}${JSON.stringify(key)}:`);
+    if (writeJson((value as Record<string, unknown>)[key], depth - 1, out)) first = false;
+    else out.length = mark;
+  }
+  out.push('}');
+  return true;
+}
+
+function sharedBytes(value: object): Buffer {
+  let bytes = sharedJson.get(value);
+  if (!bytes) sharedJson.set(value, (bytes = encodeShared(value)));
+  return bytes;
+}
+
+/** A shared object's JSON: a spliced one's from its base's, with its new field written in. */
+function encodeShared(value: object): Buffer {
+  const splice = spliceOf(value);
+  const replaced = splice && (value as Record<string, unknown>)[splice.key];
+  // A field JSON leaves out (undefined) has no place in the template.
+  if (replaced === undefined) return Buffer.from(JSON.stringify(value));
+  const { before, after } = templateOf(splice!);
+  const middle: (string | Buffer)[] = [];
+  writeJson(replaced, 1, middle);
+  return Buffer.concat([before, ...middle.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)), after]);
+}
+
+/** The base's JSON around its `key` field's value, cut at a mark nothing else can contain. */
+function templateOf({ base, key }: Splice): { before: Buffer; after: Buffer } {
+  let template = templates.get(base);
+  if (template?.key !== key) {
+    const mark = `\u0000splice:${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+    const [before, after, extra] = JSON.stringify({ ...base, [key]: mark }).split(JSON.stringify(mark));
+    if (extra !== undefined) throw new Error('a splice mark occurred twice');
+    templates.set(base, (template = { key, before: Buffer.from(before), after: Buffer.from(after) }));
+  }
+  return template;
+}
+
+/** Core deep-freezes what it shares (a spliced object too): a frozen object never changes. */
+const isShared = (value: unknown): value is object => value !== null && typeof value === 'object' && Object.isFrozen(value);

@@ -164,10 +164,10 @@ function write(res: ServerResponse, answer: ServiceResponse, extra: Record<strin
     res.writeHead(answer.status, headers).end();
     return;
   }
-  // Ended as a string, node:http sends headers and body in one write, with no copy into a Buffer first.
-  const { text, bytes } = jsonPayload(answer.body);
+  // Ended as one chunk, node:http sends headers and body in one write.
+  const { data, bytes } = jsonPayload(answer.body);
   headers['Content-Length'] = String(bytes);
-  res.writeHead(answer.status, headers).end(head ? undefined : text);
+  res.writeHead(answer.status, headers).end(head ? undefined : data);
 }
 
 /** The peer's address; behind a trusted proxy, the last X-Forwarded-For entry (the one the proxy added, not the client's claim). */

@@ -4,7 +4,7 @@ import { compileFilter, sqliteDialect } from './compile-filter';
 import { DOC_COLUMN, type Table, type Tables } from './sqlite-schema';
 import type { SqlValue } from './sqlite-types';
 
-/** The statements of one `find`: the page (bind `params`, then limit and offset) and its total. */
+/** The statements of one `find`: the rows (bind `params`; `pageOf` adds the limit and offset) and their total. */
 export interface CompiledFind {
   select: string;
   count: string;
@@ -16,7 +16,7 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions):
   const where = compileWhere(tables, table, options.where, params);
   const orderBy = compileOrderBy(sqliteDialect, table, options.orderBy);
   return {
-    select: `SELECT id, ${DOC_COLUMN} FROM ${table.sql}${where} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+    select: `SELECT id, ${DOC_COLUMN} FROM ${table.sql}${where} ORDER BY ${orderBy}`,
     count: `SELECT count(*) AS n FROM ${table.sql}${where}`,
     params,
   };
@@ -25,4 +25,16 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions):
 /** ` WHERE …` or nothing. */
 export function compileWhere(tables: Tables, table: Table, where: Filter | undefined, params: SqlValue[]): string {
   return where ? ` WHERE ${compileFilter(tables, table, where, params)}` : '';
+}
+
+/**
+ * The page clause, appending its values to `params`: none for a find without a limit or offset
+ * (binding LIMIT -1 cost every such read about 3 µs), else `LIMIT ? OFFSET ?` bound. Written into
+ * the text, a small LIMIT made SQLite sort a whole table rather than walk an index
+ * (query-plans.test.ts), and every page size and offset would be a statement of its own.
+ */
+export function pageOf(limit: number | undefined, offset: number, params: SqlValue[]): string {
+  if (limit === undefined && offset === 0) return '';
+  params.push(limit ?? -1, offset);
+  return ' LIMIT ? OFFSET ?';
 }

@@ -5,6 +5,7 @@ import { BulkWriter } from './bulk-writer';
 import { connect } from './connect';
 import { ReadCache } from './read-cache';
 import { ReadSnapshot } from './read-snapshot';
+import { OwnWrites } from './own-writes';
 import { Operations } from './sqlite-operations';
 import { describeSchema, ensureSchema } from './sqlite-schema';
 import { SqliteStore } from './sqlite-store';
@@ -50,8 +51,10 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     const load = options.bulkLoad ? beginBulkLoad(writer, options.schema, tables) : undefined;
     // Opened after the schema exists, so the reader never sees a half-created database.
     const reader = memory ? undefined : connect(new Database(options.path, { readonly: true, fileMustExist: true }), cacheMiB);
-    const snapshot = reader && new ReadSnapshot(reader);
-    return new SqliteStore(new Operations(writer, tables), snapshot && { ops: new Operations(snapshot.conn, tables, new ReadCache(snapshot)), snapshot }, load && {
+    const snapshot = reader && new ReadSnapshot(reader, writer);
+    const own = reader && new OwnWrites(tables);
+    const read = snapshot && own && { ops: new Operations(snapshot.conn, tables, new ReadCache(snapshot, tables, own)), snapshot, own };
+    return new SqliteStore(new Operations(writer, tables, undefined, own), read, load && {
       end: load.end,
       writer: memory ? undefined : new BulkWriter({ path: options.path, cacheMiB, fresh: load.fresh }),
     });

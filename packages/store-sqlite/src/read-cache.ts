@@ -1,48 +1,96 @@
-import { deepFreeze, type Doc } from '@reelbase/core';
+import { deepFreeze, type Doc, type FindResult } from '@reelbase/core';
+import { docKey, type Changed, type OwnWrites } from './own-writes';
 import type { ReadSnapshot } from './read-snapshot';
+import type { Tables } from './sqlite-schema';
 import type { SqlValue } from './sqlite-types';
 
 const MAX_CACHED_COUNTS = 1000;
 /** About 2,000 documents of a few KiB each: a few MiB of heap for the most read records. */
 const MAX_CACHED_DOCS = 2000;
+/** Rows of remembered pages, all pages together; a page longer than a tenth of it is never kept. */
+const MAX_CACHED_FIND_ROWS = 5000;
+/** Remembered pages: most are a viewer's likes of one video, one row or none. */
+const MAX_CACHED_FINDS = 10_000;
+
+/** What a read answered, and the statement it ran (which says what tables it read). */
+export interface Read<V> {
+  value: V;
+  sql: string;
+}
+
+/** A remembered total or page, and the tables its statement reads. */
+interface Entry<V> {
+  value: V;
+  tables: readonly string[];
+}
 
 /**
- * What the read-only connection remembers while the database is unchanged: list totals and the
- * documents of point reads. A list's total is a COUNT over every entry the viewer may see
- * (236,000 for the busiest tag of a million videos: about 10 ms), and every page of the list asks
- * it again; a point read of a video costs more in JSON.parse than in SQLite. The snapshot's
- * data_version changes whenever another connection (this process's writer, or another process)
- * commits; everything remembered is dropped then, so an answer is always what reading would
- * answer now. Under steady writes everything is read afresh; while nothing changes, a page costs
- * only its own rows and a point read nothing.
+ * What the read-only connection remembers while the rows it read are unchanged: list totals,
+ * pages, and the documents of point reads. A list's total is a COUNT over every entry the viewer
+ * may see (236,000 for the busiest tag of a million videos: about 10 ms), and every page of the
+ * list asks it again; a point read of a video costs more in JSON.parse than in SQLite; a viewer's
+ * likes of the video they read are a statement per read.
  *
- * A remembered document is answered to every caller, so it is frozen (the Store contract: a
+ * The snapshot's data_version changes whenever another connection commits. When only this
+ * process's writer committed meanwhile, the cache forgets what those commits changed (OwnWrites):
+ * the documents written, and every total and page that reads a table they changed. When another
+ * process committed, it forgets everything. Either way an answer is what reading would answer now.
+ *
+ * Everything remembered is answered to every caller, so it is frozen (the Store contract: a
  * read's answer is never changed by its caller). Copying it for each caller instead cost a third
- * of the read path's time under load.
+ * of the read path's time under load. Frozen and kept, the same document object is answered until
+ * it changes, which lets core remember what it builds from one (a Clip) by the object.
  */
 export class ReadCache {
   #version: number | undefined;
-  readonly #counts = new Map<string, number>();
+  readonly #counts = new Map<string, Entry<number>>();
+  readonly #finds = new Map<string, Entry<FindResult<Doc>>>();
+  #findRows = 0;
   readonly #docs = new Map<string, Doc | null>();
+  /** Statement → the tables it reads, worked out once per statement text. */
+  readonly #reads = new Map<string, readonly string[]>();
 
-  constructor(private readonly snapshot: ReadSnapshot) {}
+  constructor(
+    private readonly snapshot: ReadSnapshot,
+    private readonly tables: Tables,
+    private readonly own: OwnWrites,
+  ) {}
 
-  /** `load` answers one row with the count as `n`. Call inside the read snapshot, so the version and the count agree. */
-  count(sql: string, params: readonly SqlValue[], load: () => number): number {
+  /**
+   * A total, read by `load` (with the statement it ran) unless remembered under `key`. Call inside
+   * the read snapshot, so the version and the count agree.
+   */
+  count(key: string, load: () => Read<number>): number {
     this.#sync();
-    const key = `${sql}\u0000${JSON.stringify(params, typedParam)}`;
-    let n = this.#counts.get(key);
-    if (n === undefined) {
-      n = load();
-      remember(this.#counts, key, n, MAX_CACHED_COUNTS);
+    let entry = this.#counts.get(key);
+    if (entry === undefined) {
+      const { value, sql } = load();
+      entry = { value, tables: this.#tablesOf(sql) };
+      remember(this.#counts, key, entry, MAX_CACHED_COUNTS);
     }
-    return n;
+    return entry.value;
+  }
+
+  /** A page (and its total) of a find, read by `load` (with its statement) unless remembered under `key`. */
+  find<T extends Doc>(key: string, load: () => Read<FindResult<T>>): FindResult<T> {
+    this.#sync();
+    const known = this.#finds.get(key);
+    if (known) return known.value as FindResult<T>;
+    const { value: page, sql } = load();
+    if (page.items.length > MAX_CACHED_FIND_ROWS / 10) return page;
+    const value = deepFreeze(page);
+    while (this.#finds.size >= MAX_CACHED_FINDS || this.#findRows + value.items.length > MAX_CACHED_FIND_ROWS) {
+      this.#forgetFind(this.#finds.keys().next().value as string);
+    }
+    this.#finds.set(key, { value, tables: this.#tablesOf(sql) });
+    this.#findRows += value.items.length;
+    return value;
   }
 
   /** The document `id` of `table` (null when missing), read by `load` unless remembered. */
   doc<T extends Doc>(table: string, id: string, load: () => T | null): T | null {
     this.#sync();
-    const key = `${table}\u0000${id}`;
+    const key = docKey(table, id);
     const known = this.#docs.get(key);
     if (known !== undefined) return known as T | null;
     const doc = load();
@@ -53,11 +101,48 @@ export class ReadCache {
   #sync(): void {
     const version = this.snapshot.dataVersion();
     if (version === this.#version) return;
-    this.#counts.clear();
-    this.#docs.clear();
     this.#version = version;
+    // Taken together, so that what a foreign commit clears includes this process's commits.
+    const foreign = this.snapshot.takeForeign();
+    const changed = this.own.take();
+    if (foreign) {
+      this.#counts.clear();
+      this.#finds.clear();
+      this.#findRows = 0;
+      this.#docs.clear();
+    } else {
+      this.#forget(changed);
+    }
+  }
+
+  #forget(changed: Changed): void {
+    if (changed.tables.size === 0) return;
+    const reads = (entry: Entry<unknown>) => entry.tables.some((t) => changed.tables.has(t));
+    for (const [key, entry] of this.#counts) if (reads(entry)) this.#counts.delete(key);
+    for (const [key, entry] of this.#finds) if (reads(entry)) this.#forgetFind(key);
+    for (const key of changed.docs) this.#docs.delete(key);
+    if (changed.wholeTables.size === 0) return;
+    for (const key of this.#docs.keys()) if (changed.wholeTables.has(key.slice(0, key.indexOf('\u0000')))) this.#docs.delete(key);
+  }
+
+  #forgetFind(key: string): void {
+    this.#findRows -= this.#finds.get(key)!.value.items.length;
+    this.#finds.delete(key);
+  }
+
+  /** The tables a statement names (as FROM or in a subquery): compiled statements quote every table. */
+  #tablesOf(sql: string): readonly string[] {
+    let names = this.#reads.get(sql);
+    if (!names) {
+      names = [...this.tables.values()].filter((t) => sql.includes(t.sql)).map((t) => t.name);
+      remember(this.#reads, sql, names, MAX_CACHED_COUNTS);
+    }
+    return names;
   }
 }
+
+/** The key of a statement's answer: its text and values. */
+export const statementKey = (sql: string, params: readonly SqlValue[]): string => `${sql}\u0000${JSON.stringify(params, typedParam)}`;
 
 /** Adds to a bounded map, forgetting the oldest entry when full. */
 function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {

@@ -9,9 +9,15 @@ import type { Connection } from './sqlite-connection';
  */
 export class ReadSnapshot {
   #open = false;
-  #dataVersion: number | undefined;
+  #dataVersion = 0;
+  #writerVersion: number | undefined;
+  #foreign = false;
 
-  constructor(readonly conn: Connection) {}
+  constructor(
+    readonly conn: Connection,
+    /** This process's writer connection: its data_version changes only with another process's commits. */
+    private readonly writer: Connection,
+  ) {}
 
   /** Called before a root read. */
   enter(): void {
@@ -19,23 +25,33 @@ export class ReadSnapshot {
     // Prepared once (the connection's cache): exec() would parse the statement on every turn.
     this.conn.run('BEGIN');
     this.#open = true;
+    // The writer's version is read before the snapshot starts (the reader's pragma starts it): a
+    // commit of another process seen by neither is seen at the next turn's check, never missed.
+    const writer = version(this.writer);
+    if (this.#writerVersion !== undefined && writer !== this.#writerVersion) this.#foreign = true;
+    this.#writerVersion = writer;
+    this.#dataVersion = version(this.conn);
     setImmediate(() => this.end());
   }
 
-  /**
-   * SQLite's data_version as this snapshot sees it: it changes when another connection commits.
-   * Read once per snapshot; the pragma starts the read transaction, so it agrees with every read.
-   */
+  /** SQLite's data_version as this snapshot sees it: it changes when another connection commits. */
   dataVersion(): number {
-    this.#dataVersion ??= this.conn.get<{ data_version: number }>('PRAGMA data_version')!.data_version;
     return this.#dataVersion;
+  }
+
+  /** Whether another process committed since the last call (this process's commits are OwnWrites'). */
+  takeForeign(): boolean {
+    const foreign = this.#foreign;
+    this.#foreign = false;
+    return foreign;
   }
 
   /** Called after every commit of the writer, and before closing. */
   end(): void {
     if (!this.#open) return;
     this.#open = false;
-    this.#dataVersion = undefined;
     if (this.conn.db.inTransaction) this.conn.run('COMMIT');
   }
 }
+
+const version = (conn: Connection): number => conn.get<{ data_version: number }>('PRAGMA data_version')!.data_version;

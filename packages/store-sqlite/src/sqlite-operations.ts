@@ -10,9 +10,10 @@ import {
   type OrderBy,
 } from '@reelbase/core';
 import { compileFilter } from './compile-filter';
-import type { ReadCache } from './read-cache';
+import { statementKey, type Read, type ReadCache } from './read-cache';
 import { mirroredColumns } from './sqlite-mirror';
-import { compileFind, compileWhere } from './compile-query';
+import { compileFind, compileWhere, pageOf } from './compile-query';
+import type { OwnWrites } from './own-writes';
 import { columnValues, decodeRow, encodeText, mergePatch, toSql, toSqlId, type Body, type Row } from './row-codec';
 import type { Connection } from './sqlite-connection';
 import { DOC_COLUMN, quote, type Table, type Tables } from './sqlite-schema';
@@ -30,8 +31,10 @@ export class Operations {
   constructor(
     readonly conn: Connection,
     readonly tables: Tables,
-    /** On the read-only connection: totals and point reads remembered while the database is unchanged. */
+    /** On the read-only connection: totals, pages and point reads remembered while what they read is unchanged. */
     private readonly cache?: ReadCache,
+    /** On the writer connection: what it writes, for the read cache to forget. */
+    private readonly own?: OwnWrites,
   ) {}
 
   table(collection: string): Table {
@@ -61,6 +64,7 @@ export class Operations {
    */
   insertMany(collection: string, docs: readonly Record<string, unknown>[]): string[] {
     const batch = this.#bindMany(collection, docs);
+    this.own?.bulk(batch.table);
     return batch.ids(this.#write(batch.table, () => this.conn.insertAll(batch.inserts)));
   }
 
@@ -125,6 +129,7 @@ export class Operations {
 
   delete(collection: string, id: string): boolean {
     const table = this.table(collection);
+    this.own?.doc(table, id);
     return this.conn.run(`DELETE FROM ${table.sql} WHERE id = ?`, [toSqlId(table, id)]).changes > 0;
   }
 
@@ -132,41 +137,62 @@ export class Operations {
     const table = this.table(collection);
     const params: SqlValue[] = [];
     const sql = `DELETE FROM ${table.sql} WHERE ${compileFilter(this.tables, table, where, params)}`;
+    this.own?.bulk(table);
     return this.conn.run(sql, params).changes;
   }
 
   count(collection: string, where?: Filter): number {
     const table = this.table(collection);
-    const params: SqlValue[] = [];
-    const sql = `SELECT count(*) AS n FROM ${table.sql}${compileWhere(this.tables, table, where, params)}`;
-    return this.cache ? this.conn.snapshot(() => this.#count(sql, params)) : this.#count(sql, params);
+    const read = (): Read<number> => {
+      const params: SqlValue[] = [];
+      const sql = `SELECT count(*) AS n FROM ${table.sql}${compileWhere(this.tables, table, where, params)}`;
+      return { value: this.#countRow(sql, params), sql };
+    };
+    // Remembered by what was asked, so a repeated question is not compiled again.
+    return this.cache ? this.conn.snapshot(() => this.cache!.count(`${table.name}\u0000${JSON.stringify(where ?? null)}`, read)) : read().value;
   }
 
   find<T extends Doc>(collection: string, options: FindOptions = {}): FindResult<T> {
     const table = this.table(collection);
     const offset = checkCount('offset', options.offset) ?? 0;
     const limit = checkCount('limit', options.limit);
-    const { select, count, params } = compileFind(this.tables, table, options);
-    const page = (): FindResult<T> => {
-      const items = this.conn.all<Row>(select, [...params, limit ?? -1, offset]).map((row) => decodeRow<T>(row));
-      // A short page that is non-empty (or starts at 0) tells the total without counting.
-      const short = limit === undefined || items.length < limit;
-      const total = short && (items.length > 0 || offset === 0) ? offset + items.length : this.#count(count, params);
-      return { items, total };
+    const read = (): Read<FindResult<T>> => {
+      const { select, count, params } = compileFind(this.tables, table, options);
+      const rowParams = [...params];
+      const sql = select + pageOf(limit, offset, rowParams);
+      const page = (): FindResult<T> => {
+        const items = this.conn.all<Row>(sql, rowParams).map((row) => decodeRow<T>(row));
+        // A short page that is non-empty (or starts at 0) tells the total without counting.
+        const short = limit === undefined || items.length < limit;
+        const total = short && (items.length > 0 || offset === 0) ? offset + items.length : this.#count(count, params);
+        return { items, total };
+      };
+      // Without a limit the page is the total: one statement, which needs no snapshot of its own.
+      return { value: limit === undefined ? page() : this.conn.snapshot(page), sql };
     };
-    // Without a limit the page is the total: one statement, which needs no snapshot of its own.
-    return limit === undefined ? page() : this.conn.snapshot(page);
+    // Remembered by what was asked (filters hold only JSON values), so a repeated read is not compiled again.
+    return this.cache ? this.cache.find(`${table.name}\u0000${JSON.stringify(options)}`, read) : read().value;
   }
 
   findOne<T extends Doc>(collection: string, where: Filter, orderBy?: OrderBy[]): T | null {
-    const { select, params } = compileFind(this.tables, this.table(collection), { where, orderBy });
-    const row = this.conn.get<Row>(select, [...params, 1, 0]);
-    return row ? decodeRow<T>(row) : null;
+    const table = this.table(collection);
+    const read = (): Read<FindResult<T>> => {
+      const { select, params } = compileFind(this.tables, table, { where, orderBy });
+      const sql = select + pageOf(1, 0, params);
+      const row = this.conn.get<Row>(sql, params);
+      return { value: { items: row ? [decodeRow<T>(row)] : [], total: row ? 1 : 0 }, sql };
+    };
+    const found = this.cache ? this.cache.find(`${table.name}\u0000one\u0000${JSON.stringify([where, orderBy])}`, read) : read().value;
+    return found.items[0] ?? null;
   }
 
+  /** A list's total, which every page of the list asks again: remembered by the statement. */
   #count(sql: string, params: SqlValue[]): number {
-    const load = () => this.conn.get<{ n: number }>(sql, params)?.n ?? 0;
-    return this.cache ? this.cache.count(sql, params, load) : load();
+    return this.cache ? this.cache.count(statementKey(sql, params), () => ({ value: this.#countRow(sql, params), sql })) : this.#countRow(sql, params);
+  }
+
+  #countRow(sql: string, params: SqlValue[]): number {
+    return this.conn.get<{ n: number }>(sql, params)?.n ?? 0;
   }
 
   /** Inserts with `id` in the id column, or lets an auto one be assigned when it is undefined. */
@@ -175,7 +201,10 @@ export class Operations {
     const json = encodeText(doc);
     const values = rowValues(table, doc, json, id, mirror);
     const { lastInsertRowid } = this.#write(table, () => this.conn.run(sql, values));
-    return { id: String(id ?? lastInsertRowid), json };
+    const inserted = String(id ?? lastInsertRowid);
+    // A point read may remember the id as missing.
+    this.own?.doc(table, inserted);
+    return { id: inserted, json };
   }
 
   /**
@@ -252,6 +281,7 @@ export class Operations {
       values.push(value);
     });
     const assignments = sets.map((col) => `${col} = ?`).join(', ');
+    this.own?.doc(table, row.id);
     this.#write(table, () => this.conn.run(`UPDATE ${table.sql} SET ${assignments} WHERE id = ?`, [...values, row.id]));
     return decodeRow<T>({ id: row.id, doc: json });
   }

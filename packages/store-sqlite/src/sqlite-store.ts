@@ -2,6 +2,7 @@ import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store } from '@reel
 import { Mutex, type Holder } from '@reelbase/core/sql';
 import type { BulkWriter } from './bulk-writer';
 import { DEFAULT_GROUP_LIMITS, GroupCommit } from './group-commit';
+import type { OwnWrites } from './own-writes';
 import type { ReadSnapshot } from './read-snapshot';
 import type { Operations } from './sqlite-operations';
 import { SqliteTransaction } from './sqlite-transaction';
@@ -27,15 +28,18 @@ export class SqliteStore implements Store {
 
   constructor(
     readonly writer: Operations,
-    /** The read-only connection's operations and its per-turn snapshot; undefined for ':memory:'. */
-    read: { ops: Operations; snapshot: ReadSnapshot } | undefined,
+    /** The read-only connection's operations, its per-turn snapshot and what the writer changes for its cache; undefined for ':memory:'. */
+    read: { ops: Operations; snapshot: ReadSnapshot; own: OwnWrites } | undefined,
     /** A bulk load's end (bulk-load.ts), run before the connections close, and its writer thread for insertMany. */
     private readonly load?: { end: () => void; writer?: BulkWriter },
   ) {
     this.reader = read?.ops;
     this.#snapshot = read?.snapshot;
-    // Reads move past a commit before it is acknowledged to its writers.
-    this.#groups = new GroupCommit(writer.conn.db, DEFAULT_GROUP_LIMITS, () => this.#snapshot?.end());
+    // Reads move past a commit before it is acknowledged to its writers, and forget what it changed.
+    this.#groups = new GroupCommit(writer.conn.db, DEFAULT_GROUP_LIMITS, () => {
+      read?.own.committing();
+      this.#snapshot?.end();
+    });
   }
 
   async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | null> {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { eq, type Schema, type Store } from '@reelbase/core';
+import { eq, inSelect, type Schema, type Store } from '@reelbase/core';
 import { openSqliteStore } from '../src/index';
 import type { SqliteStore } from '../src/sqlite-store';
 import type { SqlValue } from '../src/sqlite-types';
@@ -26,6 +26,15 @@ function countReads(store: Store, prefix: string): () => number {
     if (sql.startsWith(prefix)) n++;
     return get<T>(sql, params);
   };
+  return () => n;
+}
+
+/** Counts the statements of the read connection that answer rows (pages). */
+function countAllReads(store: Store): () => number {
+  const reader = (store as SqliteStore).reader!.conn;
+  const all = reader.all.bind(reader);
+  let n = 0;
+  reader.all = <T>(sql: string, params?: SqlValue[]): T[] => (n++, all<T>(sql, params));
   return () => n;
 }
 
@@ -179,6 +188,156 @@ describe('sqlite store: remembered point reads', () => {
       await store.get('videos', '2100');
       await store.get('videos', '1');
       assert.equal(read(), 2101);
+    });
+  });
+});
+
+// Pages are remembered too, and a commit of this process forgets only what it changed: the
+// documents it wrote, and every page and total that reads a table it changed (through a subquery,
+// or a mirrored field, too). Another process's commit forgets everything.
+describe('sqlite store: remembered pages, and what a commit forgets', () => {
+  const mirrored: Schema = {
+    videos: { id: 'auto', fields: { tag: 'string', plays: 'integer' }, indexes: [['tag', 'plays']] },
+    likes: {
+      id: 'auto',
+      fields: { user_id: 'string', video_id: 'string', video_plays: 'integer' },
+      indexes: [['user_id', 'video_plays']],
+      mirror: { collection: 'videos', key: 'video_id', fields: { video_plays: 'plays' } },
+    },
+    people: { id: 'auto', fields: { name: 'string' } },
+  };
+
+  async function withMirrored(fn: (store: Store, path: string) => Promise<void>): Promise<void> {
+    const path = join(dir, `db-${++files}.sqlite`);
+    const store = await openSqliteStore({ schema: mirrored, path });
+    try {
+      await store.transaction(async (tx) => {
+        for (let i = 0; i < 3; i++) await tx.insert('videos', { tag: 'music', plays: i });
+        for (let i = 1; i <= 3; i++) await tx.insert('likes', { user_id: 'u', video_id: String(i) });
+        await tx.insert('people', { name: 'Ann' });
+      });
+      await fn(store, path);
+    } finally {
+      await store.close();
+    }
+  }
+
+  const likedByPlays = (store: Store) => store.find('likes', { where: eq('user_id', 'u'), orderBy: [{ field: 'video_plays', direction: 'desc' }] });
+  const likedMusic = (store: Store) => store.find('likes', { where: inSelect('video_id', 'videos', 'id', eq('tag', 'music')) });
+
+  it('reads a page once while nothing changes, and answers it frozen', async () => {
+    await withMirrored(async (store) => {
+      const reads = countAllReads(store);
+      const first = await store.find('videos', { where: eq('tag', 'music') });
+      await nextTurn();
+      const again = await store.find('videos', { where: eq('tag', 'music') });
+      assert.equal(reads(), 1);
+      assert.equal(again, first);
+      assert.deepEqual(again.items.map((v) => v.plays), [0, 1, 2]);
+      assert.ok(Object.isFrozen(again.items) && Object.isFrozen(again.items[0]));
+      // Another page of the same list is another statement.
+      assert.deepEqual((await store.find('videos', { where: eq('tag', 'music'), limit: 1, offset: 1 })).items.map((v) => v.plays), [1]);
+      assert.equal(reads(), 2);
+    });
+  });
+
+  it('keeps what a commit of this process did not change, and forgets what it did', async () => {
+    await withMirrored(async (store) => {
+      const [one, two, people] = [await store.get('videos', '1'), await store.get('videos', '2'), await store.find('people')];
+      const liked = await likedByPlays(store);
+      await store.update('videos', '2', { plays: 9 });
+      // The document written and the pages of its table (and of the table mirroring it) are read anew…
+      assert.equal((await store.get('videos', '2'))?.plays, 9);
+      assert.notEqual(await store.get('videos', '2'), two);
+      assert.deepEqual((await likedByPlays(store)).items.map((l) => l.video_id), ['2', '3', '1']);
+      assert.notEqual(await likedByPlays(store), liked);
+      // …while the others are answered as remembered: the same objects.
+      assert.equal(await store.get('videos', '1'), one);
+      assert.equal(await store.find('people'), people);
+    });
+  });
+
+  it('forgets a page whose subquery reads a table that changed', async () => {
+    await withMirrored(async (store) => {
+      assert.equal((await likedMusic(store)).total, 3);
+      await store.update('videos', '1', { tag: 'jazz' });
+      assert.equal((await likedMusic(store)).total, 2);
+      await store.deleteWhere('videos', eq('tag', 'jazz'));
+      assert.equal(await store.get('videos', '1'), null);
+      assert.equal((await likedMusic(store)).total, 2);
+      await store.insertMany('videos', [{ tag: 'music', plays: 4 }]);
+      await store.insert('likes', { user_id: 'u', video_id: '4' });
+      assert.equal((await likedMusic(store)).total, 3);
+    });
+  });
+
+  it('forgets everything when another process committed, even beside commits of its own', async () => {
+    await withMirrored(async (store, path) => {
+      const people = await store.find('people');
+      assert.equal((await store.get('videos', '1'))?.plays, 0);
+      await store.update('videos', '3', { plays: 7 });
+      commitElsewhere(path, `UPDATE people SET doc = '{"name":"Bo"}', name = 'Bo' WHERE id = 1`);
+      commitElsewhere(path, `UPDATE videos SET doc = '{"tag":"music","plays":5}', plays = 5 WHERE id = 1`);
+      await nextTurn();
+      assert.deepEqual((await store.find('people')).items.map((p) => p.name), ['Bo']);
+      assert.notEqual(await store.find('people'), people);
+      assert.equal((await store.get('videos', '1'))?.plays, 5);
+      assert.equal((await store.get('videos', '3'))?.plays, 7);
+    });
+  });
+
+  it('never keeps a read taken before another process committed in the same turn', async () => {
+    await withMirrored(async (store, path) => {
+      assert.equal((await store.get('videos', '1'))?.plays, 0);
+      await nextTurn();
+      // This turn's snapshot starts with the first read; the commit comes after it.
+      assert.deepEqual((await store.find('people')).items.map((p) => p.name), ['Ann']);
+      commitElsewhere(path, `UPDATE people SET doc = '{"name":"Bo"}', name = 'Bo' WHERE id = 1`);
+      assert.deepEqual((await store.find('people')).items.map((p) => p.name), ['Ann']);
+      await store.update('videos', '2', { plays: 8 });
+      await nextTurn();
+      assert.deepEqual((await store.find('people')).items.map((p) => p.name), ['Bo']);
+    });
+  });
+
+  it('forgets a write that committed after a read remembered the row it replaced', async () => {
+    await withMirrored(async (store) => {
+      await store.insert('people', { name: 'Cy' });
+      await store.transaction(async (tx) => {
+        await tx.update('videos', '1', { plays: 6 });
+        // A root read meanwhile sees the last commit (Cy's), and remembers video 1 as it was.
+        assert.equal((await store.find('people')).total, 2);
+        assert.equal((await store.get('videos', '1'))?.plays, 0);
+      });
+      assert.equal((await store.get('videos', '1'))?.plays, 6);
+    });
+  });
+
+  it('keeps a bounded number of rows of pages', async () => {
+    await withMirrored(async (store) => {
+      await store.insertMany('videos', Array.from({ length: 600 }, (_, i) => ({ tag: `t${i % 60}`, plays: i })));
+      const reads = countAllReads(store);
+      for (let round = 0; round < 2; round++) for (let t = 0; t < 60; t++) await store.find('videos', { where: eq('tag', `t${t}`) });
+      // 60 pages of 10 rows fit: the second round reads nothing.
+      assert.equal(reads(), 60);
+      // A page longer than a tenth of the room is never kept.
+      await store.find('videos');
+      await store.find('videos');
+      assert.equal(reads(), 62);
+    });
+  });
+});
+
+describe('sqlite store: remembered pages, bounded in number', () => {
+  it('forgets the oldest empty pages too', async () => {
+    await withStore(async (store) => {
+      const reads = countAllReads(store);
+      for (let i = 0; i <= 10_000; i++) await store.find('videos', { where: eq('tag', `none-${i}`) });
+      assert.equal(reads(), 10_001);
+      // The newest is still remembered; the first was forgotten to make room.
+      await store.find('videos', { where: eq('tag', 'none-10000') });
+      await store.find('videos', { where: eq('tag', 'none-0') });
+      assert.equal(reads(), 10_002);
     });
   });
 });

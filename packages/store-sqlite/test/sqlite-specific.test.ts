@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { and, contains, eq, gt, inSelect, isIn, ne, not, notIn, StoreConflictError, type Schema, type Store } from '@reelbase/core';
 import { openSqliteStore } from '../src/index';
-import { compileFind } from '../src/compile-query';
+import { compileFind, pageOf } from '../src/compile-query';
 import { describeSchema } from '../src/sqlite-schema';
 import type { SqliteStore } from '../src/sqlite-store';
 
@@ -193,7 +193,7 @@ describe('sqlite store: queries', () => {
       const raw = new Database(path, { readonly: true });
       const plan = (collection: string, options: Parameters<typeof compileFind>[2]) => {
         const { select, params } = compileFind(tables, tables.get(collection)!, options);
-        const rows = raw.prepare(`EXPLAIN QUERY PLAN ${select}`).all(...params, 25, 0) as { detail: string }[];
+        const rows = raw.prepare(`EXPLAIN QUERY PLAN ${select}${pageOf(25, 0, params)}`).all(...params) as { detail: string }[];
         return rows.map((r) => r.detail);
       };
       try {

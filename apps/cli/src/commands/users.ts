@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { accounts, createUser, loadLinkSigner, representUser, type Service, type UserRecord } from '@reelbase/core';
+import { accounts, createUser, loadLinkSigner, loadUserFacts, representUser, type Service, type UserRecord } from '@reelbase/core';
 import { withService } from '../context';
 import { UsageError } from '../errors';
 import { json, line, type CliIo } from '../io';
@@ -46,8 +46,9 @@ export function registerUsers(program: Command, io: CliIo): void {
 }
 
 /** The User representation as the user themselves sees it, at the latest version. */
-export const userRepresentation = async (service: Service, user: UserRecord) =>
-  representUser(user, { baseUrl: service.config.baseUrl, version: [3, 4, 0], viewer: user, links: await loadLinkSigner(service.store, service.now()), now: service.now() }) as Record<
-    string,
-    unknown
-  > & { uri: string; link: string };
+export async function userRepresentation(service: Service, user: UserRecord) {
+  const version = [3, 4, 0] as const;
+  const [facts] = await loadUserFacts(service.store, [user], user, version);
+  const ctx = { baseUrl: service.config.baseUrl, version, viewer: user, links: await loadLinkSigner(service.store, service.now()), now: service.now() };
+  return representUser(user, ctx, facts) as Record<string, unknown> & { uri: string; link: string };
+}

@@ -1,3 +1,5 @@
+import type { PictureRecord } from '../records';
+
 /** An album (showcase): a user's ordered, shareable selection of videos. */
 export type AlbumRecord = {
   id: string;
@@ -15,6 +17,13 @@ export type AlbumRecord = {
   layout: string;
   review_mode: boolean;
   theme: string;
+  /** The custom domain the owner picked for the album (lower case), or null; reelbase stores it, serving the album on its own address only. */
+  domain: string | null;
+  /** Whether the owner opted in to the custom domain (only with one). */
+  use_custom_domain: boolean;
+  /** Copies of the active custom logo and custom thumbnail (album-pictures.ts keeps them in step). */
+  active_logo: PictureRecord | null;
+  active_thumbnail: PictureRecord | null;
   /** Counters kept in step with `album_videos`, in the same transaction. */
   videos_total: number;
   /** Sum of the durations of the album's videos, in seconds. */
@@ -31,6 +40,3 @@ export type AlbumVideoRecord = {
   position: number;
   created_time: string;
 };
-
-/** Album logos are pictures of this owner kind, owned by the album. */
-export const albumLogoKind = 'album_logo';

@@ -2,7 +2,7 @@ import type { Filter, OrderBy } from '../store/store';
 import { and, contains, eq, inSelect, or } from '../store/filters';
 import type { VideoRecord } from '../records';
 import { invalidField } from '../engine/errors';
-import { by, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
+import { by, listReply, orderOf, pageOf, type ListParams, type Page } from '../engine/list';
 import type { Context, Reply } from '../engine/operation';
 import type { AlbumRecord, AlbumVideoRecord } from './album-records';
 import { inOrderOf, withMembers } from './memberships';
@@ -37,12 +37,12 @@ const videoOrders: Record<string, OrderBy[]> = {
 type PageFetch = (offset: number, limit: number) => Promise<{ total: number; videos: VideoRecord[] }>;
 
 /**
- * A page of an album's videos that the caller may see, as Clips. `sort=default` follows the
- * album's own sort. Visibility, `filter=embeddable` and `query` filter in the store; membership
- * orders (manual, time added) sort the `album_videos` rows, the others sort the videos.
+ * A page of an album's videos that the caller may see. `sort=default` follows the album's own
+ * sort. Visibility, `filter=embeddable` and `query` filter in the store; membership orders
+ * (manual, time added) sort the `album_videos` rows, the others sort the videos.
  * `containing_uri` answers the page that holds that video.
  */
-export async function albumVideoPage(ctx: Context<unknown>, album: AlbumRecord, p: AlbumVideoListParams): Promise<Reply> {
+export async function albumVideos(ctx: Context<unknown>, album: AlbumRecord, p: AlbumVideoListParams): Promise<{ page: Page; total: number; videos: VideoRecord[] }> {
   const technique = !p.sort || p.sort === 'default' ? album.sort : p.sort;
   const onRows = Object.hasOwn(rowOrders, technique);
   const orderBy = orderOf(onRows ? rowOrders : videoOrders, technique, p.direction);
@@ -61,7 +61,12 @@ export async function albumVideoPage(ctx: Context<unknown>, album: AlbumRecord, 
   const asked = pageOf(p);
   const page =
     p.containing_uri === undefined ? asked : pageOf({ per_page: asked.perPage, page: await pageContaining(fetch, p.containing_uri, asked.perPage) });
-  const { total, videos } = await fetch(page.offset, page.limit);
+  return { page, ...(await fetch(page.offset, page.limit)) };
+}
+
+/** albumVideos as a list of Clips. */
+export async function albumVideoPage(ctx: Context<unknown>, album: AlbumRecord, p: AlbumVideoListParams): Promise<Reply> {
+  const { page, total, videos } = await albumVideos(ctx, album, p);
   return listReply(ctx, page, total, await representVideos(ctx, videos), 'video');
 }
 

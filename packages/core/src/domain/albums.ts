@@ -7,6 +7,7 @@ import { since } from '../engine/versions';
 import { isoTime } from '../representations/common';
 import { representAlbum } from '../representations/album';
 import type { AlbumRecord } from './album-records';
+import { readDomain } from './embed-domains';
 import { findById } from './lookup';
 import { stripUndefined } from './patch';
 import { hashSecret, verifySecret } from './secrets';
@@ -27,7 +28,10 @@ export const albumSorts = ['added_first', 'added_last', 'alphabetical', 'arrange
 
 const nonBlank = (max: number) => refine(size(string(), 1, max), 'nonBlank', (v) => v.trim() !== '' || 'must not be blank');
 
-/** The writable fields of SPEC.md's Album table; creation makes name and description required. */
+/**
+ * The writable fields of SPEC.md's Album table, and the hosted API's custom domain (`domain`, an
+ * empty string removing it, and `use_custom_domain`); creation makes name and description required.
+ */
 export const albumFields = {
   name: optional(nonBlank(128)),
   description: optional(size(string(), 0, 5000)),
@@ -39,6 +43,8 @@ export const albumFields = {
   layout: optional(enums(['grid', 'player'])),
   review_mode: optional(boolean()),
   theme: optional(enums(['dark', 'standard'])),
+  domain: optional(size(string(), 0, 253)),
+  use_custom_domain: optional(boolean()),
 };
 export const newAlbumFields = { ...albumFields, name: nonBlank(128), description: size(string(), 0, 5000) };
 
@@ -60,6 +66,10 @@ export function newAlbum(owner: UserRecord, now: string): Omit<AlbumRecord, 'id'
     layout: 'grid',
     review_mode: false,
     theme: 'standard',
+    domain: null,
+    use_custom_domain: false,
+    active_logo: null,
+    active_thumbnail: null,
     videos_total: 0,
     duration: 0,
     created_time: now,
@@ -70,7 +80,8 @@ export function newAlbum(owner: UserRecord, now: string): Omit<AlbumRecord, 'id'
 /**
  * The stored fields a create or edit sets, after the rules that span fields: `embed_only` exists
  * from 3.2 (SPEC.md: "older form: anybody, password"), and password privacy needs a password
- * unless the album already has one. Leaving password privacy forgets the password.
+ * unless the album already has one. Leaving password privacy forgets the password. Opting in to
+ * the custom domain needs one; removing the domain opts out.
  */
 export function albumPatch(ctx: Context<unknown>, input: AlbumInput, current: AlbumRecord | null): Partial<AlbumRecord> {
   if (input.privacy === 'embed_only' && !since(ctx.version, 'albumsCurrentForm')) {
@@ -81,6 +92,9 @@ export function albumPatch(ctx: Context<unknown>, input: AlbumInput, current: Al
   if (view !== 'password') passwordHash = current?.password_hash ? null : undefined;
   else if (input.password !== undefined) passwordHash = hashSecret(input.password);
   else if (!current?.password_hash) throw invalidField('password', 'is required when privacy is password');
+  const domain = input.domain === undefined ? undefined : input.domain === '' ? null : readDomain(input.domain, 'domain');
+  const hasDomain = (domain === undefined ? (current?.domain ?? null) : domain) !== null;
+  if (input.use_custom_domain && !hasDomain) throw invalidField('use_custom_domain', 'needs a domain: send `domain` too');
   return stripUndefined<Partial<AlbumRecord>>({
     name: input.name?.trim(),
     description: input.description,
@@ -92,6 +106,9 @@ export function albumPatch(ctx: Context<unknown>, input: AlbumInput, current: Al
     layout: input.layout,
     review_mode: input.review_mode,
     theme: input.theme,
+    domain,
+    // Without a domain there is nothing to opt in to.
+    use_custom_domain: hasDomain ? input.use_custom_domain : false,
     modified_time: isoTime(ctx.now()),
   });
 }
@@ -122,6 +139,10 @@ export function assertAlbumOpen(ctx: Context<unknown>, album: AlbumRecord, passw
  * Whether the album's owner may put a video in it: their own videos always; another user's
  * video when they may see it (404 otherwise) and its `privacy.add` allows it (403 otherwise).
  */
+/** May `caller` add the video to their albums: their own, or another's that its owner lets others add (and has no password). */
+export const mayAddToAlbums = (video: VideoRecord, caller: UserRecord): boolean =>
+  video.user_id === caller.id || (video.privacy_view !== 'password' && video.privacy.add);
+
 export async function assertMayAddToAlbum(ctx: Context<unknown>, album: AlbumRecord, video: VideoRecord): Promise<void> {
   if (video.user_id === album.user_id) return;
   if (video.privacy_view === 'password') throw forbidden("Another user's password-protected video cannot be added to an album.");

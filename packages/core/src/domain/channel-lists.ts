@@ -3,7 +3,7 @@ import { and, contains, or } from '../store/filters';
 import { by, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import type { Context, Reply } from '../engine/operation';
 import type { ChannelRecord } from './channel-records';
-import { representChannels } from './channels';
+import { representChannels, type AddToChannels } from './channels';
 import { visibleChannels } from './channel-visibility';
 
 /** How lists of channels sort by the channels' own fields. */
@@ -26,6 +26,8 @@ export interface ChannelListOptions {
   where?: Filter;
   sorts: Record<string, OrderBy[]>;
   defaultSort: string;
+  /** The video the channels are listed for adding to (each channel's `add_to` interaction). */
+  addTo?: AddToChannels;
 }
 
 /** A page of the channels in a list that the caller may see, filtered, sorted and paged in the store. */
@@ -37,5 +39,5 @@ export async function listVisibleChannels(ctx: Context<unknown>, params: ListPar
     offset: page.offset,
     limit: page.limit,
   });
-  return listReply(ctx, page, result.total, await representChannels(ctx, result.items), 'channel');
+  return listReply(ctx, page, result.total, await representChannels(ctx, result.items, options.addTo), 'channel');
 }

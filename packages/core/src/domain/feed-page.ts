@@ -32,7 +32,7 @@ export async function readFeed(store: Store, feed: Filter, userId: string, page:
       orderBy: by('seq', older ? 'desc' : 'asc'),
       limit: page.limit,
     });
-    activities = older ? items : items.reverse();
+    activities = older ? items : [...items].reverse();
     total = await store.count('activities', feed);
   }
   // The seq of the page's newest and oldest activity; an empty page after a cursor has edges

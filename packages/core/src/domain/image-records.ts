@@ -3,7 +3,7 @@ import type { PictureRecord, TimelineThumbnailRecord, UserRecord, VideoRecord } 
 import type { CustomLogoRecord } from './embed-records';
 import type { AlbumRecord } from './album-records';
 import type { OndemandPageRecord } from './ondemand-records';
-import { albumLogoKind } from './album-records';
+import { albumPictureOwnerKinds, albumPictures } from './album-pictures';
 import { pageMedia } from './ondemand-media';
 import { findById } from './lookup';
 import type { FrameSource, ImageFamily, StoredImage } from '../media/image-links';
@@ -36,7 +36,7 @@ async function pictureUser(store: Store, picture: PictureRecord): Promise<{ user
     const video = await store.get<VideoRecord>('videos', picture.owner_id);
     return { userId: video?.user_id ?? null, frame: video ? frameSource(video) : null };
   }
-  if (picture.owner_kind === albumLogoKind) return { userId: (await store.get<AlbumRecord>('albums', picture.owner_id))?.user_id ?? null, frame: null };
+  if (albumPictureOwnerKinds.includes(picture.owner_kind)) return { userId: (await store.get<AlbumRecord>('albums', picture.owner_id))?.user_id ?? null, frame: null };
   return { userId: (await store.get<OndemandPageRecord>('ondemand_pages', picture.owner_id))?.user_id ?? null, frame: null };
 }
 
@@ -96,6 +96,8 @@ const activeCopies: Record<string, { collection: string; field: string }> = {
   user: { collection: 'users', field: 'active_picture' },
   [pageMedia.poster.ownerKind]: { collection: 'ondemand_pages', field: pageMedia.poster.active },
   [pageMedia.background.ownerKind]: { collection: 'ondemand_pages', field: pageMedia.background.active },
+  [albumPictures.logo.ownerKind]: { collection: 'albums', field: albumPictures.logo.active },
+  [albumPictures.thumbnail.ownerKind]: { collection: 'albums', field: albumPictures.thumbnail.active },
 };
 
 /** Gives a record its new image; an active picture's owner copy follows, so representations show it at once. */
@@ -103,7 +105,7 @@ export async function saveImage(store: Store, record: ImageRecord, image: Stored
   if (record.collection === 'pictures') {
     const saved = await store.update<PictureRecord>('pictures', record.id, { image, modified_time: now });
     const copy = activeCopies[record.kind];
-    if (saved?.active && copy) await store.update<UserRecord | VideoRecord | OndemandPageRecord>(copy.collection, record.owner.id, { [copy.field]: saved });
+    if (saved?.active && copy) await store.update<UserRecord | VideoRecord | OndemandPageRecord | AlbumRecord>(copy.collection, record.owner.id, { [copy.field]: saved });
     return;
   }
   await store.update(record.collection, record.id, { image });

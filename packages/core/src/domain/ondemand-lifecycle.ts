@@ -118,13 +118,13 @@ export async function nextState(ctx: Context<Infer<typeof editFields>>, page: On
     if (preorderTime <= isoTime(now)) throw invalidField('preorder.publish_time', 'must be in the future');
     const blocker = publishBlocker(page);
     if (blocker) throw invalidField('preorder.active', blocker);
-    out.status = 'preorder';
+    Object.assign(out, { status: 'preorder', preorder_start_time: isoTime(now), preorder_cancel_time: null });
   }
   if (preorder?.active === false && page.status === 'preorder') {
     if (await ctx.store.count('ondemand_purchases', eq('page_id', page.id))) {
       throw invalidField('preorder.active', 'the page has pre-orders, so it can no longer go back to draft');
     }
-    out.status = 'draft';
+    Object.assign(out, { status: 'draft', preorder_cancel_time: isoTime(now) });
   }
   return out;
 }

@@ -142,6 +142,8 @@ export function newPage(ownerId: string, input: PageInput, now: Date): Omit<Onde
     status: 'draft',
     publish_time: null,
     preorder_time: null,
+    preorder_start_time: null,
+    preorder_cancel_time: null,
     publish_when_ready: false,
     genres: [],
     active_poster: null,

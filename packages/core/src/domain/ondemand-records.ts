@@ -36,6 +36,10 @@ export type OndemandPageRecord = {
   publish_time: string | null;
   /** `preorder.publish_time`: when a pre-order page publishes itself. */
   preorder_time: string | null;
+  /** `preorder.time`: when the page last went up for pre-order. */
+  preorder_start_time: string | null;
+  /** `preorder.cancel_time`: when that pre-order was called off (the page back to draft); null while it holds. */
+  preorder_cancel_time: string | null;
   publish_when_ready: boolean;
   /** Genre ids, in the order added (their rows live in `ondemand_page_genres`). */
   genres: string[];

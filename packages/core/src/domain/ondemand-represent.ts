@@ -6,21 +6,29 @@ import { since } from '../engine/versions';
 import { by } from '../engine/list';
 import { isoTime } from '../representations/common';
 import { representPage, type PagePurchases } from '../representations/ondemand-page';
-import type { OndemandPageRecord, PageRegionRecord, PurchaseRecord } from './ondemand-records';
+import { pageTotals, viewableRows } from './ondemand-page-lists';
+import type { OndemandPageRecord, PageRegionRecord, PageVideoRecord, PurchaseRecord } from './ondemand-records';
+import { representPageVideos } from './ondemand-videos';
 import { representContext } from './users';
 
-/** Page representations for a list of pages: owners, the viewer's purchases and (before 3.3) regions in one query each. */
+/**
+ * Page representations for a list of pages: owners, the viewer's purchases and (before 3.3)
+ * regions in one query each; from 3.3 the trailers the viewer may see (one query, and their
+ * representations', for the pages that have one) and each page's totals (pageTotals).
+ */
 export async function representPages(ctx: Context<unknown>, pages: OndemandPageRecord[]): Promise<Record<string, unknown>[]> {
   if (pages.length === 0) return [];
   const ids = pages.map((p) => p.id);
   const viewer = ctx.principal.user;
   const current = since(ctx.version, 'ondemandFields');
-  const [owners, bought, regionRows] = await Promise.all([
+  const [owners, bought, regionRows, trailers, totals] = await Promise.all([
     ctx.store.find<UserRecord>('users', { where: isIn('id', [...new Set(pages.map((p) => p.user_id))]) }),
     viewer && current
       ? ctx.store.find<PurchaseRecord>('ondemand_purchases', { where: and(eq('user_id', viewer.id), isIn('page_id', ids)), orderBy: by('purchase_time', 'asc') })
       : null,
     current ? null : ctx.store.find<PageRegionRecord>('ondemand_regions', { where: isIn('page_id', ids), orderBy: by('country', 'asc') }),
+    current ? pageTrailers(ctx, pages) : null,
+    current ? Promise.all(pages.map((page) => pageTotals(ctx, page))) : null,
   ]);
   const ownerById = new Map(owners.items.map((u) => [u.id, u]));
   const now = isoTime(ctx.now());
@@ -34,17 +42,28 @@ export async function representPages(ctx: Context<unknown>, pages: OndemandPageR
   const regions = new Map<string, Country[]>();
   for (const r of regionRows?.items ?? []) regions.set(r.page_id, [...(regions.get(r.page_id) ?? []), countries.get(r.country)!]);
   const rc = representContext(ctx);
-  return pages.map((page) =>
+  return pages.map((page, i) =>
     representPage(
       page,
       {
         owner: ownerById.get(page.user_id)!,
         purchases: purchases.get(page.id) ?? { now, latest: {} },
         regions: current ? undefined : (regions.get(page.id) ?? []),
+        ondemandFields: totals ? { trailer: trailers?.get(page.id) ?? null, totals: totals[i] } : undefined,
       },
       rc,
     ),
   );
+}
+
+/** The trailers of the pages that have one, as `viewer` may see them, by page id. */
+async function pageTrailers(ctx: Context<unknown>, pages: OndemandPageRecord[]): Promise<Map<string, Record<string, unknown>>> {
+  const ids = pages.filter((p) => p.trailer_total > 0).map((p) => p.id);
+  if (ids.length === 0) return new Map();
+  const { items } = await ctx.store.find<PageVideoRecord>('ondemand_videos', { where: viewableRows(ctx.principal.user, and(isIn('page_id', ids), eq('type', 'trailer'))) });
+  // viewableRows keeps only rows whose video exists, so every row is represented, in order.
+  const represented = await representPageVideos(ctx, items);
+  return new Map(items.map((row, i) => [row.page_id, represented[i]]));
 }
 
 export async function representOnePage(ctx: Context<unknown>, page: OndemandPageRecord): Promise<Record<string, unknown>> {

@@ -7,14 +7,14 @@ import { by, listReply, orderOf, pageOf, type ListParams } from '../engine/list'
 import type { Context, Reply } from '../engine/operation';
 import { isoTime } from '../representations/common';
 import { pageVideoKind, representPageVideo } from '../representations/ondemand-video';
-import { inOrderOf, withMembers } from './memberships';
+import { inOrderOf } from './memberships';
 import { announceLatePublication } from './ondemand-lifecycle';
+import { viewableRows } from './ondemand-page-lists';
 import { priceList } from './ondemand-page-fields';
 import type { OndemandPageRecord, PageVideoRecord, SeasonRecord, VideoKind } from './ondemand-records';
 import { countOnPage, seasonFor } from './ondemand-video-rows';
 import { representContext } from './users';
 import { loadVideo, representVideos } from './videos';
-import { visibleVideos } from './visibility';
 
 export const videoKinds: VideoKind[] = ['extra', 'main', 'trailer'];
 
@@ -131,7 +131,7 @@ export type PageVideoSort = keyof typeof pageVideoSorts;
 export async function listPageVideos(ctx: Context<unknown>, rows: Filter, params: ListParams<PageVideoSort, VideoKind>): Promise<Reply> {
   const page = pageOf(params);
   const result = await ctx.store.find<PageVideoRecord>('ondemand_videos', {
-    where: withMembers({ collection: 'ondemand_videos', where: and(rows, params.filter ? eq('type', params.filter) : undefined) }, 'video_id', 'videos', visibleVideos(ctx.principal.user)),
+    where: viewableRows(ctx.principal.user, and(rows, params.filter ? eq('type', params.filter) : undefined)),
     orderBy: orderOf(pageVideoSorts, params.sort ?? 'default', params.direction),
     offset: page.offset,
     limit: page.limit,

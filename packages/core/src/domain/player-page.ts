@@ -74,13 +74,24 @@ const attr = (name: string, value: string | null | false | undefined): string =>
 const newTab = (href: string, cls: string, content: string): string =>
   `<a class="${cls}" href="${escapeHtml(href)}" target="_blank" rel="noopener">${content}</a>`;
 
+/** The player's parts: its block (the `<video>`, header and corner), the scripts it loads, its style and accent colour. */
+export interface PlayerMarkup {
+  player: string;
+  scripts: string;
+  style: string;
+  color: string;
+}
+
+/** A hex colour as the player's accent (`#rrggbb`), or the service's own. */
+export const accentColor = (color: string | null | undefined): string => (color && /^#?[0-9a-fA-F]{3,8}$/.test(color) ? `#${color.replace(/^#/, '')}` : '#00adef');
+
 /**
- * The page and its one inline style, whose hash the CSP allows. It has no inline script; with an
- * HLS stream it loads `input.scripts` (deferred), which find the stream in the video's `data-hls`.
+ * The player's markup and style. It has no inline script; with an HLS stream it loads
+ * `input.scripts` (deferred), which find the stream in the video's `data-hls`.
  */
-export function playerPage(input: PlayerPageInput): { html: string; style: string } {
+export function playerMarkup(input: PlayerPageInput): PlayerMarkup {
   const { video, embed: e, owner } = input;
-  const color = /^#?[0-9a-fA-F]{3,8}$/.test(e.color ?? '') ? `#${e.color.replace(/^#/, '')}` : '#00adef';
+  const color = accentColor(e.color);
   // `user` is the user's choice, which (without a preset saying otherwise) is to show.
   const shows = (k: (typeof title)[number]) => e.title?.[k] !== 'hide';
   const header = [
@@ -133,16 +144,25 @@ header{position:absolute;top:0;left:0;padding:8px;display:flex;gap:8px;align-ite
   // browser started on, and a fetch from the first byte (or of the master playlist) counts a play.
   const preload = input.hls ? 'none' : 'metadata';
   const scripts = input.hls ? input.scripts.map((s) => `\n<script src="${escapeHtml(s)}" defer></script>`).join('') : '';
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(video.name)}</title>
-<style>${style}</style></head>
-<body data-video-id="${escapeHtml(video.id)}" data-color="${color}"><div class="player">
+  const player = `<div class="player">
 <video id="player" src="${escapeHtml(input.src)}" preload="${preload}" playsinline${controls}${attr('poster', input.poster)}${size}${attr('data-hls', input.hls)}>${tracks.join('')}
 </video>
 <header>${header}</header>${corner ? `\n<div class="corner">${corner}</div>` : ''}
-</div>${scripts}
+</div>`;
+  return { player, scripts, style, color };
+}
+
+/** An HTML page of the service: its one inline style (whose hash the CSP allows) and its body. */
+export const htmlPage = (title: string, style: string, bodyAttributes: string, body: string): string => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${style}</style></head>
+<body${bodyAttributes}>${body}
 </body></html>
 `;
-  return { html, style };
+
+/** The player page of a video and its one inline style. */
+export function playerPage(input: PlayerPageInput): { html: string; style: string } {
+  const m = playerMarkup(input);
+  return { html: htmlPage(input.video.name, m.style, `${attr('data-video-id', input.video.id)}${attr('data-color', m.color)}`, `${m.player}${m.scripts}`), style: m.style };
 }

@@ -6,8 +6,12 @@ import { forbidden, notFound, unauthorized, codes } from '../engine/errors';
 import type { Context } from '../engine/operation';
 import type { Scope } from '../engine/scopes';
 import { isoTime, type RepresentContext } from '../representations/common';
-import { representUser } from '../representations/user';
+import { representUser, type UserFacts } from '../representations/user';
 import { nameKey } from './user-search';
+import { since, type Version } from '../engine/versions';
+import { connectionTotals } from './user-connections';
+import { Remembered } from '../representations/remembered';
+import { deepFreeze } from '../store/copy-json';
 
 export interface NewUser {
   name: string;
@@ -95,17 +99,38 @@ export const representContext = (ctx: Context<unknown>): RepresentContext => ({
   now: ctx.now(),
 });
 
-/** User representations for a page of users, with whether the caller follows each (one query). */
-export async function representUsers(ctx: Context<unknown>, users: UserRecord[]): Promise<Record<string, unknown>[]> {
-  const viewer = ctx.principal.user;
-  const followed = new Map<string, string>();
-  if (viewer && users.length) {
-    const { items } = await ctx.store.find<FollowRecord>('follows', { where: and(eq('user_id', viewer.id), isIn('target_id', users.map((u) => u.id))) });
-    for (const f of items) followed.set(f.target_id, f.created_time);
-  }
-  const rc = representContext(ctx);
-  return users.map((u) => representUser(u, rc, followed.get(u.id) ?? null));
+/**
+ * What the User representation of each of `users` needs besides the record, for `viewer`: whether
+ * they follow each (one query), and the totals no counter keeps (from 3.2 on, where connections appear).
+ */
+export async function loadUserFacts(store: Store, users: readonly UserRecord[], viewer: UserRecord | null, version: Version): Promise<UserFacts[]> {
+  const [follows, totals] = await Promise.all([
+    viewer && users.length ? store.find<FollowRecord>('follows', { where: and(eq('user_id', viewer.id), isIn('target_id', users.map((u) => u.id))) }) : null,
+    since(version, 'connections') ? connectionTotals(store, users, viewer) : users.map(() => ({ shared: 0, moderatedChannels: 0 })),
+  ]);
+  const followed = new Map(follows?.items.map((f) => [f.target_id, f.created_time]));
+  return users.map((u, i) => ({ followed: followed.get(u.id) ?? null, ...totals[i] }));
 }
+
+/** User representations for a page of users, as the caller sees them. */
+export async function representUsers(ctx: Context<unknown>, users: UserRecord[]): Promise<Record<string, unknown>[]> {
+  const facts = await loadUserFacts(ctx.store, users, ctx.principal.user, ctx.version);
+  const rc = representContext(ctx);
+  return users.map((u, i) => sharedUser(u, rc, facts[i]));
+}
+
+/**
+ * A User remembered per shared user document for a few viewers: what it shows besides the
+ * document is the viewer's (their id, whether they may follow) and the facts loaded for them.
+ */
+function sharedUser(user: UserRecord, rc: RepresentContext, facts: UserFacts): Record<string, unknown> {
+  const viewer = rc.viewer;
+  if (!Object.isFrozen(user) || (viewer && !Object.isFrozen(viewer))) return representUser(user, rc, facts);
+  const key = [viewer?.id, viewer?.can_follow, facts.followed, facts.moderatedChannels, facts.shared, rc.baseUrl, rc.version.join('.')].join('\u0000');
+  return sharedUsers.get(user, key, () => deepFreeze(representUser(user, rc, facts)));
+}
+
+const sharedUsers = new Remembered<Record<string, unknown>>(4);
 
 export const representOneUser = async (ctx: Context<unknown>, user: UserRecord): Promise<Record<string, unknown>> =>
   (await representUsers(ctx, [user]))[0];

@@ -4,9 +4,12 @@ import type { UserRecord, UserVideoRecord, VideoRecord } from '../records';
 import type { ProjectRecord } from './project-records';
 import { notFound } from '../engine/errors';
 import type { Context } from '../engine/operation';
-import { representVideo } from '../representations/video';
+import { clipBase, withViewerState, type ViewerState } from '../representations/video';
+import type { ClipOndemand } from '../representations/video-ondemand';
+import { ondemandOfVideos, purchasesOf } from './clip-ondemand';
+import { mayAddToAlbums } from './albums';
 import type { RepresentContext } from '../representations/common';
-import { sameVersion, type Version } from '../engine/versions';
+import { sameVersion, since, type Version } from '../engine/versions';
 import { deepFreeze } from '../store/copy-json';
 import { forgetAppearances } from './appearances';
 import { removeVideoFromGroups } from './group-videos';
@@ -31,57 +34,91 @@ export async function loadVisibleVideo(ctx: Context<unknown>, id: string, passwo
   return video;
 }
 
-/** Clip representations for a page of videos: owners and the viewer's likes, queue and history in one query each. */
+/**
+ * Clip representations for a page of videos: owners, the viewer's likes, queue and history (each
+ * skipped when the viewer has none), and the videos' On Demand pages, in one query each.
+ */
 export async function representVideos(ctx: Context<unknown>, videos: VideoRecord[]): Promise<Record<string, unknown>[]> {
   if (videos.length === 0) return [];
   const ownerIds = [...new Set(videos.map((v) => v.user_id))];
   const videoIds = videos.map((v) => v.id);
   const viewer = ctx.principal.user;
+  const times = (collection: 'likes' | 'watchlater' | 'watched', total: number) =>
+    viewer && total > 0 ? timesByVideo(ctx.store, collection, viewer.id, videoIds) : new Map<string, string>();
   // Finds without a limit need no separate count.
   const folderIds = [...new Set(videos.flatMap((v) => (v.parent_folder ? [v.parent_folder] : [])))];
-  const [owners, folders, liked, watchlater, watched, moderatedChannels] = await Promise.all([
+  const withMetadata = since(ctx.version, 'connections');
+  const [owners, folders, liked, watchlater, watched, moderatedChannels, ondemand] = await Promise.all([
     ownersOf(ctx.store, ownerIds),
     folderIds.length ? ctx.store.find<ProjectRecord>('projects', { where: isIn('id', folderIds) }) : { items: [], total: 0 },
-    viewer ? timesByVideo(ctx.store, 'likes', viewer.id, videoIds) : new Map<string, string>(),
-    viewer ? timesByVideo(ctx.store, 'watchlater', viewer.id, videoIds) : new Map<string, string>(),
-    viewer ? timesByVideo(ctx.store, 'watched', viewer.id, videoIds) : new Map<string, string>(),
+    times('likes', viewer?.likes_total ?? 0),
+    times('watchlater', viewer?.watchlater_total ?? 0),
+    times('watched', viewer?.watched_total ?? 0),
     viewer ? ctx.store.count('channel_moderators', eq('user_id', viewer.id)) : 0,
+    withMetadata ? ondemandOfVideos(ctx.store, videos, viewer) : new Map<string, ClipOndemand>(),
   ]);
+  const purchases = viewer && ondemand.size ? await purchasesOf(ctx.store, [...new Set([...ondemand.values()].map((o) => o.page.id))], viewer) : null;
   const byId = new Map(owners.map((u) => [u.id, u]));
   const folderById = new Map(folders.items.map((f) => [f.id, f]));
   const rc = representContext(ctx);
   return videos.map((v) => {
     const owner = byId.get(v.user_id)!;
     const folder = (v.parent_folder && folderById.get(v.parent_folder)) || null;
-    if (!viewer && !folder) return publicClip(v, owner, rc);
-    return representVideo(
-      v,
-      owner,
-      rc,
-      { liked: liked.get(v.id) ?? null, watchlater: watchlater.get(v.id) ?? null, watched: watched.get(v.id) ?? null, moderatedChannels },
-      folder,
-    );
+    const od = ondemand.get(v.id) ?? null;
+    const state: ViewerState = {
+      liked: liked.get(v.id) ?? null,
+      watchlater: watchlater.get(v.id) ?? null,
+      watched: watched.get(v.id) ?? null,
+      moderatedChannels,
+      availableAlbums: viewer && mayAddToAlbums(v, viewer) ? viewer.albums_total : 0,
+      purchases: (od && purchases?.get(od.page.id)) || {},
+    };
+    return withViewerState(sharedBase(v, owner, folder, od, rc), v, rc, state, od);
   });
 }
 
-/**
- * Clips an anonymous caller sees, remembered per video document. A store that shares unchanged
- * documents (SQLite's read cache answers the same frozen object until any commit) makes the
- * document the key: a hot video's Clip is built once per owner document, origin and version, not
- * on every read, and its strings are laid out once for every serialisation after. Shared, so
- * frozen; the fresh objects of other stores are never remembered.
- */
-const publicClips = new WeakMap<VideoRecord, { owner: UserRecord; baseUrl: string; version: Version; expires: number; clip: Record<string, unknown> }>();
+interface SharedBase {
+  /** The documents besides the video that it shows, each as it was when the base was built. */
+  shows: readonly unknown[];
+  baseUrl: string;
+  version: Version;
+  expires: number;
+  base: Record<string, unknown>;
+}
 
-function publicClip(video: VideoRecord, owner: UserRecord, rc: RepresentContext): Record<string, unknown> {
-  if (!Object.isFrozen(video) || !Object.isFrozen(owner)) return representVideo(video, owner, rc);
-  const known = publicClips.get(video);
+/**
+ * Clip bases (representations/video.ts clipBase), remembered per video document and role: the
+ * owner's, and everybody else's. A store that shares unchanged documents (SQLite's read cache
+ * answers the same frozen object until it changes) makes the documents the key: a hot video's
+ * Clip is built once per owner, folder and On Demand document, origin and version, not on every
+ * read, and its strings are laid out once for every serialisation after (http/json-payload.ts
+ * reuses the bytes of frozen parts). Shared, so frozen; the fresh objects of other stores are
+ * never remembered.
+ */
+const sharedBases = new WeakMap<VideoRecord, { owner?: SharedBase; others?: SharedBase }>();
+
+function sharedBase(video: VideoRecord, owner: UserRecord, folder: ProjectRecord | null, od: ClipOndemand | null, rc: RepresentContext): Record<string, unknown> {
+  const shows = [owner, folder, od?.page ?? null, od?.row ?? null, od?.season ?? null, od?.trailer ?? null];
+  if (!Object.isFrozen(video) || !shows.every((doc) => doc === null || Object.isFrozen(doc))) return clipBase(video, owner, rc, folder, od);
+  const role = rc.viewer?.id === video.user_id ? 'owner' : 'others';
+  let known = sharedBases.get(video);
+  if (!known) sharedBases.set(video, (known = {}));
+  const shared = known[role];
   // Its playback links are signed until a day after the day it was built: a new day builds it anew.
   const expires = trackLinkExpiry(rc.now);
-  if (known && known.owner === owner && known.baseUrl === rc.baseUrl && known.expires === expires && sameVersion(known.version, rc.version)) return known.clip;
-  const clip = deepFreeze(representVideo(video, owner, rc));
-  publicClips.set(video, { owner, baseUrl: rc.baseUrl, version: rc.version, expires, clip });
-  return clip;
+  if (
+    shared &&
+    shared.shows.every((doc, i) => doc === shows[i]) &&
+    shared.baseUrl === rc.baseUrl &&
+    shared.expires === expires &&
+    sameVersion(shared.version, rc.version)
+  ) {
+    return shared.base;
+  }
+  // Everybody but the owner sees the same base, so it is built for nobody in particular.
+  const base = deepFreeze(clipBase(video, owner, role === 'owner' ? rc : { ...rc, viewer: null }, folder, od));
+  known[role] = { shows, baseUrl: rc.baseUrl, version: rc.version, expires, base };
+  return base;
 }
 
 /** The owners of a page of videos; one owner (a single video, one user's page) is a point read. */

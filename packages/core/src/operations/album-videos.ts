@@ -3,7 +3,7 @@ import { notFound } from '../engine/errors';
 import { listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { created, noContent, ok, operation } from '../engine/operation';
 import { albumVideoPage, albumVideoSorts, type AlbumVideoListParams } from '../domain/album-video-list';
-import { albumListSorts, assertAlbumOpen, assertMayAddToAlbum, loadAlbum, loadOwnedAlbum, representOneAlbum, type AlbumListSort } from '../domain/albums';
+import { albumListSorts, assertAlbumOpen, assertMayAddToAlbum, loadAlbum, loadOwnedAlbum, mayAddToAlbums, representOneAlbum, type AlbumListSort } from '../domain/albums';
 import { inOrderOf, memberPage } from '../domain/memberships';
 import { representContext } from '../domain/users';
 import { albumVideoRow, appendToAlbum, setAlbumVideos, takeOutOfAlbum } from '../domain/video-containers';
@@ -145,4 +145,25 @@ export const listVideoAlbums = operation({
   },
 });
 
-export const albumVideoOperations = [listVideoAlbums, listAlbumVideos, replaceAlbumVideos, getAlbumVideo, addAlbumVideo, removeAlbumVideo];
+export const listAvailableAlbums = operation({
+  id: 'videos.available_albums.list',
+  summary: "List the caller's albums the video may be added to: all of them, or none where its owner does not let others add it (the Clip's available_albums connection)",
+  method: 'GET',
+  paths: ['/videos/{video_id}/available_albums'],
+  auth: 'user',
+  params: object({ ...listParams({ sort: Object.keys(albumListSorts) as AlbumListSort[], query: true }), password }),
+  async handle(ctx) {
+    const p = ctx.params as ListParams<AlbumListSort> & { password?: string };
+    const video = await loadVisibleVideo(ctx, ctx.path.video_id, p.password);
+    const caller = ctx.principal.user!;
+    const page = pageOf(p);
+    if (!mayAddToAlbums(video, caller)) return listReply(ctx, page, 0, [], 'album');
+    const query = p.query?.trim();
+    const where = and(eq('user_id', caller.id), query ? or(contains('name', query), contains('description', query)) : undefined);
+    const result = await ctx.store.find<AlbumRecord>('albums', { where, orderBy: orderOf(albumListSorts, p.sort ?? 'date', p.direction), offset: page.offset, limit: page.limit });
+    const rc = representContext(ctx);
+    return listReply(ctx, page, result.total, result.items.map((a) => representAlbum(a, caller, rc)), 'album');
+  },
+});
+
+export const albumVideoOperations = [listVideoAlbums, listAvailableAlbums, listAlbumVideos, replaceAlbumVideos, getAlbumVideo, addAlbumVideo, removeAlbumVideo];

@@ -2,18 +2,19 @@ import { object } from 'superstruct';
 import { listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { created, deleted, ok, operation, updated } from '../engine/operation';
 import { since } from '../engine/versions';
-import { albumLogoKind, type AlbumRecord } from '../domain/album-records';
+import { deleteAlbumPictures } from '../domain/album-pictures';
+import type { AlbumRecord } from '../domain/album-records';
 import { albumFields, albumListSorts, albumPatch, loadAlbum, loadOwnedAlbum, newAlbum, newAlbumFields, representOneAlbum, type AlbumListSort } from '../domain/albums';
 import { actingUser, representContext, targetUser } from '../domain/users';
 import type { UserRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { representAlbum } from '../representations/album';
 import { and, contains, eq, ne, or } from '../store/filters';
-import { albumLogoOperations } from './album-logos';
+import { getAlbumPlayer } from './album-player';
+import { albumPictureOperations } from './album-pictures';
 import { albumVideoOperations } from './album-videos';
 import { projectOperations } from './projects';
 import { projectVideoOperations } from './project-videos';
-import { ownerMediaPrefix } from '../media/image-links';
 
 const paths = ['/me/albums', '/users/{user_id}/albums'];
 const onePaths = ['/me/albums/{album_id}', '/users/{user_id}/albums/{album_id}'];
@@ -91,10 +92,10 @@ export const deleteAlbum = operation({
   async handle(ctx) {
     const { album, owner } = await loadOwnedAlbum(ctx, 'delete it');
     await ctx.store.deleteWhere('album_videos', eq('album_id', album.id));
-    await ctx.store.deleteWhere('pictures', and(eq('owner_kind', albumLogoKind), eq('owner_id', album.id)));
+    const media = await deleteAlbumPictures(ctx.store, album.id);
     await ctx.store.delete('albums', album.id);
     await ctx.store.increment('users', owner.id, 'albums_total', -1);
-    return deleted([ownerMediaPrefix(albumLogoKind, album.id)]);
+    return deleted(media);
   },
 });
 
@@ -106,7 +107,8 @@ export const albumOperations = [
   updateAlbum,
   deleteAlbum,
   ...albumVideoOperations,
-  ...albumLogoOperations,
+  ...albumPictureOperations,
+  getAlbumPlayer,
   ...projectOperations,
   ...projectVideoOperations,
 ];

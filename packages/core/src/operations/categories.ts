@@ -5,20 +5,12 @@ import { listParams, listReply, pageOf, type ListParams } from '../engine/list';
 import { created, ok, operation, type Context } from '../engine/operation';
 import { categoriesOfVideo, checkSuggestionLimits, inCategory, lastVideoTime, loadCategory, setVideoCategories, videoInCategory } from '../domain/categories';
 import { loadOwnedVideo } from '../domain/owned-video';
-import { representContext } from '../domain/users';
-import { categoryFollowTimes } from '../domain/category-follows';
+import { representCategories } from '../domain/category-stats';
 import { clipSorts, listVisibleVideos, type ClipSort } from '../domain/video-lists';
 import { loadVisibleVideo, representOne } from '../domain/videos';
-import { representCategory } from '../representations/category';
+import { categoryUserOperations } from './category-users';
 
 const password = optional(size(string(), 1, 128));
-
-/** Categories as the caller sees them, with their follow of each (`metadata.interactions.follow`). */
-const represent = async (ctx: Context<unknown>, categories: readonly Category[]) => {
-  const rc = representContext(ctx);
-  const followed = await categoryFollowTimes(ctx.store, ctx.principal.user, categories.map((c) => c.slug));
-  return categories.map((c) => representCategory(c, rc, followed.get(c.slug) ?? null));
-};
 
 export const listVideoCategories = operation({
   id: 'videos.categories.list',
@@ -28,7 +20,7 @@ export const listVideoCategories = operation({
   params: object({ password }),
   async handle(ctx) {
     const video = await loadVisibleVideo(ctx, ctx.path.video_id, ctx.params.password);
-    const data = await represent(ctx, categoriesOfVideo(video));
+    const data = await representCategories(ctx, categoriesOfVideo(video));
     // At most three categories, kept on the video itself: always one page.
     return listReply(ctx, pageOf({}), data.length, data, 'category');
   },
@@ -46,7 +38,7 @@ export const suggestVideoCategories = operation({
     const chosen = [...new Set(ctx.params.category.map(loadCategory))];
     checkSuggestionLimits(chosen);
     await setVideoCategories(ctx.store, video, chosen, ctx.now());
-    return created(await represent(ctx, chosen), 'category');
+    return created(await representCategories(ctx, chosen), 'category');
   },
 });
 
@@ -62,7 +54,7 @@ export const listCategories = operation({
     const p = ctx.params as ListParams<CategorySort>;
     const page = pageOf(p);
     const sorted = await sortCategories(ctx, topLevelCategories(), p.sort ?? 'name', p.direction);
-    const data = await represent(ctx, sorted.slice(page.offset, page.offset + page.limit));
+    const data = await representCategories(ctx, sorted.slice(page.offset, page.offset + page.limit));
     return listReply(ctx, page, sorted.length, data, 'category');
   },
 });
@@ -88,7 +80,7 @@ export const getCategory = operation({
   method: 'GET',
   paths: ['/categories/{category}'],
   async handle(ctx) {
-    return ok((await represent(ctx, [loadCategory(ctx.path.category)]))[0], 'category');
+    return ok((await representCategories(ctx, [loadCategory(ctx.path.category)]))[0], 'category');
   },
 });
 
@@ -126,4 +118,5 @@ export const categoryOperations = [
   getCategory,
   listCategoryVideos,
   getCategoryVideo,
+  ...categoryUserOperations,
 ];

@@ -7,8 +7,7 @@ import { categoriesOfChannel, channelsInCategory, setChannelCategories } from '.
 import { channelSorts, listVisibleChannels, type ChannelSort } from '../domain/channel-lists';
 import type { ChannelRecord } from '../domain/channel-records';
 import { assertModerator, loadChannel } from '../domain/channels';
-import { representContext } from '../domain/users';
-import { representCategory } from '../representations/category';
+import { representCategories } from '../domain/category-stats';
 
 /** The channel of a category write: one the caller may see (404) and moderates (403/3200). */
 async function moderatedChannel(ctx: Context<unknown>): Promise<ChannelRecord> {
@@ -27,8 +26,7 @@ export const listChannelCategories = operation({
   paths: ['/channels/{channel_id}/categories'],
   async handle(ctx) {
     const channel = await loadChannel(ctx);
-    const rc = representContext(ctx);
-    const data = categoriesOfChannel(channel).map((c) => representCategory(c, rc));
+    const data = await representCategories(ctx, categoriesOfChannel(channel));
     // At most two categories, kept on the channel itself: always one page.
     return listReply(ctx, pageOf({}), data.length, data, 'category');
   },

@@ -148,7 +148,7 @@ export const listAvailableChannels = operation({
     if (!addable && (await ctx.store.count('channels', where)) === 0) {
       throw forbidden("The video's owner does not let others add it to channels, and none of yours holds it.");
     }
-    return listVisibleChannels(ctx, ctx.params as ListParams, { where, sorts: channelSorts, defaultSort: 'alphabetical' });
+    return listVisibleChannels(ctx, ctx.params as ListParams, { where, sorts: channelSorts, defaultSort: 'alphabetical', addTo: { videoId: video.id, addable } });
   },
 });
 

@@ -5,9 +5,9 @@ import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../
 import { noContent, operation, type Context } from '../engine/operation';
 import { loadCategory } from '../domain/categories';
 import type { CategoryFollowRecord } from '../domain/feed-records';
-import { actingUser, representContext } from '../domain/users';
+import { actingUser } from '../domain/users';
 import type { UserRecord } from '../records';
-import { representCategory } from '../representations/category';
+import { representCategories } from '../domain/category-stats';
 import { isoTime } from '../representations/common';
 import { eq, where } from '../store/filters';
 
@@ -42,12 +42,9 @@ export const listFollowedCategories = operation({
       offset: page.offset,
       limit: page.limit,
     });
-    const rc = representContext(ctx);
     // Follows of a category the shipped tree no longer has are skipped.
-    const data = result.items.flatMap((f) => {
-      const category = categories.get(f.category);
-      return category ? [representCategory(category, rc, f.created_time)] : [];
-    });
+    const followed = result.items.flatMap((f) => categories.get(f.category) ?? []);
+    const data = await representCategories(ctx, followed, new Map(result.items.map((f) => [f.category, f.created_time])));
     return listReply(ctx, page, result.total, data, 'category');
   },
 });

@@ -15,6 +15,7 @@ import { tagOperations } from './tags';
 import { texttrackOperations } from './texttracks';
 import { timelineThumbnailOperations } from './timeline-thumbnails';
 import { userOperations } from './users';
+import { userConnectionOperations } from './user-connections';
 import { userVideoOperations } from './user-videos';
 import { versionOperations } from './versions';
 import { playbackOperations } from './playback';
@@ -33,6 +34,7 @@ import { webhookOperations } from './webhooks';
 
 const families = [
   ...userOperations,
+  ...userConnectionOperations,
   ...videoOperations,
   ...userVideoOperations,
   ...commentOperations,

@@ -1,18 +1,19 @@
 import { object, optional, size, string } from 'superstruct';
-import { genres } from '../catalog/genres';
+import { genres, type Genre } from '../catalog/genres';
 import { findCountry } from '../catalog/countries';
 import { badRequest, invalidField, notFound } from '../engine/errors';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
-import { created, noContent, ok, operation } from '../engine/operation';
+import { created, noContent, ok, operation, type Context } from '../engine/operation';
 import { and, where } from '../store/filters';
 import { inGenre, loadGenre, regionOf, soldIn } from '../domain/ondemand-catalog';
 import { publishDuePages } from '../domain/ondemand-lifecycle';
-import { loadOwnedPage, visiblePages } from '../domain/ondemand-pages';
+import { loadOwnedPage, loadVisiblePage, visiblePages } from '../domain/ondemand-pages';
 import type { OndemandPageRecord, PageGenreRecord } from '../domain/ondemand-records';
 import { representPages } from '../domain/ondemand-represent';
 import { representContext } from '../domain/users';
 import { isoTime } from '../representations/common';
 import { representGenre } from '../representations/ondemand-genre';
+import { pageUri } from '../representations/ondemand-page';
 
 const kind = 'ondemand.genre';
 
@@ -81,6 +82,37 @@ export const listGenrePages = operation({
 /** Genres of a page: at least one once it has any, at most two (SPEC.md, Limits). */
 const maxGenres = 2;
 
+/** A genre as a page shows it (with its `interactions.page`). */
+const onPage = (ctx: Context<unknown>, page: OndemandPageRecord, genre: Genre) =>
+  representGenre(genre, representContext(ctx), { pageUri: pageUri(page.id), isOwner: page.user_id === ctx.principal.user?.id });
+
+export const listPageGenres = operation({
+  id: 'ondemand.pages.genres.list',
+  summary: 'List the genres of an On Demand page, in the order they were added',
+  method: 'GET',
+  paths: ['/ondemand/pages/{ondemand_id}/genres'],
+  params: object(listParams({ direction: false })),
+  async handle(ctx) {
+    const page = await loadVisiblePage(ctx);
+    const p = pageOf(ctx.params);
+    const all = page.genres.flatMap((id) => genres.get(id) ?? []);
+    return listReply(ctx, p, all.length, all.slice(p.offset, p.offset + p.limit).map((g) => onPage(ctx, page, g)), kind);
+  },
+});
+
+export const getPageGenre = operation({
+  id: 'ondemand.pages.genres.get',
+  summary: 'Check that an On Demand page is filed under a genre: 200 with the genre, 404 when it is not',
+  method: 'GET',
+  paths: ['/ondemand/pages/{ondemand_id}/genres/{genre_id}'],
+  async handle(ctx) {
+    const page = await loadVisiblePage(ctx);
+    const genre = loadGenre(ctx.path.genre_id);
+    if (!page.genres.includes(genre.id)) throw notFound('genre of the page');
+    return ok(onPage(ctx, page, genre), kind);
+  },
+});
+
 export const addPageGenre = operation({
   id: 'ondemand.pages.genres.add',
   summary: 'File an On Demand page under a genre (two at most)',
@@ -96,7 +128,7 @@ export const addPageGenre = operation({
       await ctx.store.insert<PageGenreRecord>('ondemand_page_genres', { page_id: page.id, genre: genre.id, created_time: now });
       await ctx.store.update<OndemandPageRecord>('ondemand_pages', page.id, { genres: [...page.genres, genre.id], modified_time: now });
     }
-    return created(representGenre(genre, representContext(ctx)), kind);
+    return created(onPage(ctx, page, genre), kind);
   },
 });
 
@@ -118,4 +150,4 @@ export const removePageGenre = operation({
   },
 });
 
-export const ondemandGenreOperations = [listGenres, getGenre, listGenrePages, addPageGenre, removePageGenre];
+export const ondemandGenreOperations = [listGenres, getGenre, listGenrePages, listPageGenres, getPageGenre, addPageGenre, removePageGenre];

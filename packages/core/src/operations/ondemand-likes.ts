@@ -1,14 +1,13 @@
 import { object } from 'superstruct';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { operation } from '../engine/operation';
-import { and, contains, eq, inSelect } from '../store/filters';
-import { withMembers } from '../domain/memberships';
+import { and, contains, eq } from '../store/filters';
 import type { UserRecord } from '../records';
+import { pageLikers } from '../domain/ondemand-page-lists';
 import { loadVisiblePage } from '../domain/ondemand-pages';
 import type { VideoKind } from '../domain/ondemand-records';
 import { videoKinds } from '../domain/ondemand-videos';
 import { representUsers } from '../domain/users';
-import { visibleVideos } from '../domain/visibility';
 
 /** `date` is the users' join date: a user who liked several of the page's videos is listed once. */
 const sorts = { alphabetical: by('name', 'asc'), date: by('created_time', 'desc') };
@@ -25,11 +24,9 @@ export const listPageLikes = operation({
     const p = ctx.params as ListParams<Sort, VideoKind>;
     const page = pageOf(p);
     const pageVideos = and(eq('page_id', onPage.id), p.filter ? eq('type', p.filter) : undefined);
-    // Likes of videos the caller cannot see would tell who watches them: they do not count.
-    const likes = withMembers({ collection: 'likes', where: inSelect('video_id', 'ondemand_videos', 'video_id', pageVideos) }, 'video_id', 'videos', visibleVideos(ctx.principal.user));
     const query = p.query?.trim();
     const result = await ctx.store.find<UserRecord>('users', {
-      where: and(inSelect('id', 'likes', 'user_id', likes), query ? contains('name', query) : undefined),
+      where: and(pageLikers(ctx.principal.user, pageVideos), query ? contains('name', query) : undefined),
       orderBy: orderOf(sorts, p.sort ?? 'date', p.direction),
       offset: page.offset,
       limit: page.limit,

@@ -1,3 +1,4 @@
+import { ondemandCommentOperations } from './ondemand-comments';
 import { ondemandGenreOperations } from './ondemand-genres';
 import { ondemandLikeOperations } from './ondemand-likes';
 import { ondemandMediaOperations } from './ondemand-media';
@@ -8,7 +9,7 @@ import { ondemandRegionOperations } from './ondemand-regions';
 import { ondemandSeasonOperations } from './ondemand-seasons';
 import { ondemandVideoOperations } from './ondemand-videos';
 
-/** SPEC.md "On Demand": pages and their lifecycle, genres, regions, media, videos, seasons, likes, promotions, purchases. */
+/** SPEC.md "On Demand": pages and their lifecycle, genres, regions, media, videos, seasons, likes (and comments), promotions, purchases. */
 export const ondemandOperations = [
   ...ondemandPageOperations,
   ...ondemandGenreOperations,
@@ -17,6 +18,7 @@ export const ondemandOperations = [
   ...ondemandVideoOperations,
   ...ondemandSeasonOperations,
   ...ondemandLikeOperations,
+  ...ondemandCommentOperations,
   ...ondemandPromotionOperations,
   ...ondemandPurchaseOperations,
 ];

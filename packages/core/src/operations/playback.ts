@@ -1,7 +1,7 @@
 import { boolean, object, optional, size, string } from 'superstruct';
 import { forbidden, notFound } from '../engine/errors';
 import { by } from '../engine/list';
-import { operation, type Context, type Reply } from '../engine/operation';
+import { ok, operation, type Context, type Reply } from '../engine/operation';
 import { findById } from '../domain/lookup';
 import { loadVisibleVideo } from '../domain/videos';
 import type { TexttrackRecord, UserRecord, VideoRecord } from '../records';
@@ -12,10 +12,11 @@ import { representUserSummary } from '../representations/user';
 import { clipPicture, reviewSubject, videoUri } from '../representations/video';
 import { playBase } from '../media/play-links';
 import { representTexttrack } from '../representations/texttrack';
+import { representPlay } from '../representations/video-play';
 import { representCustomLogo } from '../representations/custom-logo';
 import type { CustomLogoRecord, EmbedPresetRecord } from '../domain/embed-records';
 import { frameAncestors, inlineSource, originSource, pageHeaders } from '../domain/page-security';
-import { effectiveEmbed, playerPage, playerScripts, type PlayerTrack } from '../domain/player-page';
+import { effectiveEmbed, playerPage, playerScripts, type PlayerPageInput, type PlayerTrack } from '../domain/player-page';
 
 /**
  * Playback: the video's file (bytes streamed by the transport, with ranges) and a small player
@@ -84,9 +85,19 @@ export const getReviewPage = operation({
 
 /**
  * The player page of a video the caller may play, with the security headers that allow exactly
- * what it loads. Before the video has renditions it plays the file (`password` carried along).
+ * what it loads.
  */
 async function playerReply(ctx: Context<unknown>, video: VideoRecord, password: string | undefined, ancestors: string[]): Promise<Reply> {
+  const input = await playerInput(ctx, video, password);
+  const page = playerPage(input);
+  return { status: 200, headers: playerHeaders(input, page.style, ancestors), html: page.html };
+}
+
+/**
+ * What the player page of `video` shows and loads, with the video's own settings. Before the
+ * video has renditions it plays the file (`password` carried along).
+ */
+export async function playerInput(ctx: Context<unknown>, video: VideoRecord, password: string | undefined): Promise<PlayerPageInput> {
   const owner = await ctx.store.get<UserRecord>('users', video.user_id);
   const rc = representContext(ctx);
   // Once transcoded: the HLS stream, and a progressive rendition for browsers that play neither
@@ -98,38 +109,42 @@ async function playerReply(ctx: Context<unknown>, video: VideoRecord, password: 
   const src = fallback
     ? `${base}/${fallback.file}`
     : `${ctx.baseUrl}/videos/${video.id}/file${password ? `?password=${encodeURIComponent(password)}` : ''}`;
-  const scripts = hls ? playerScripts.map((path) => `${ctx.baseUrl}${path}`) : [];
   const preset = video.preset_id ? await ctx.store.get<EmbedPresetRecord>('presets', video.preset_id) : null;
   const embed = effectiveEmbed(video.embed, preset?.user_id === video.user_id ? preset.settings : null);
-  const portrait = owner ? sizedLink(representUserSummary(owner, rc).pictures, 72) : null;
-  const poster = sizedLink(clipPicture(video, videoUri(video.id), rc), 1280);
-  const tracks = await playerTracks(ctx, video);
-  const logo = embed.logos?.custom?.active ? await customLogo(ctx, video) : null;
-  const page = playerPage({
+  return {
     video,
     embed,
     src,
     hls,
-    scripts,
-    poster,
-    owner: owner ? { name: owner.name, portrait } : null,
-    tracks,
-    logo,
+    scripts: hls ? playerScripts.map((path) => `${ctx.baseUrl}${path}`) : [],
+    poster: sizedLink(clipPicture(video, videoUri(video.id), rc), 1280),
+    owner: owner ? { name: owner.name, portrait: sizedLink(representUserSummary(owner, rc).pictures, 72) } : null,
+    tracks: await playerTracks(ctx, video),
+    logo: embed.logos?.custom?.active ? await customLogo(ctx, video) : null,
     link: `${ctx.baseUrl}/videos/${video.id}/player`,
     download: mayDownload(video, null),
-  });
+  };
+}
+
+/**
+ * The security headers of a page showing `input`'s player (none: a page without one), whose one
+ * inline style is `style`: they allow exactly what it loads (and `images`, the page's other
+ * pictures), framed by `ancestors`.
+ */
+export function playerHeaders(input: PlayerPageInput | null, style: string, ancestors: string[], images: (string | null)[] = []): Record<string, string> {
+  const hls = input?.hls ?? null;
   const security = pageHeaders({
-    'style-src': [inlineSource(page.style)],
-    ...(hls ? { 'script-src': origins(scripts) } : {}),
+    'style-src': [inlineSource(style)],
+    ...(input && hls ? { 'script-src': origins([...input.scripts]) } : {}),
     // Text tracks load as media, and so does a stream played natively; hls.js plays through a
     // MediaSource at a blob: URL, fetching playlists and segments itself.
-    'media-src': [...origins([src, hls, ...tracks.map((t) => t.src)]), ...(hls ? ['blob:'] : [])],
+    ...(input ? { 'media-src': [...origins([input.src, hls, ...input.tracks.map((t) => t.src)]), ...(hls ? ['blob:'] : [])] } : {}),
     // hls.js transmuxes segments in a worker it starts from a blob: URL of its own code.
     ...(hls ? { 'connect-src': origins([hls]), 'worker-src': ['blob:'] } : {}),
-    'img-src': origins([poster, portrait, logo]),
+    'img-src': origins([input?.poster ?? null, input?.owner?.portrait ?? null, input?.logo ?? null, ...images]),
     'frame-ancestors': ancestors,
   });
-  return { status: 200, headers: { 'Cache-Control': 'private, max-age=0', ...security }, html: page.html };
+  return { 'Cache-Control': 'private, max-age=0', ...security };
 }
 
 /** The largest rendition up to 720p (by its short side, as rendition names go), else the smallest. */
@@ -143,7 +158,7 @@ function progressiveFallback<R extends { width: number; height: number }>(list: 
 const origins = (urls: (string | null)[]): string[] => [...new Set(["'self'", ...urls.flatMap(originSource)])];
 
 /** The link of a Picture-shaped representation at `width` (the master when it has no such size). */
-function sizedLink(picture: unknown, width: number): string | null {
+export function sizedLink(picture: unknown, width: number): string | null {
   const p = picture as { link?: string; sizes?: { width: number; link: string }[] } | undefined;
   return p?.sizes?.find((s) => s.width === width)?.link ?? p?.link ?? null;
 }
@@ -167,4 +182,16 @@ async function customLogo(ctx: Context<unknown>, video: VideoRecord): Promise<st
   return logo?.image ? sizedLink(representCustomLogo(logo, representContext(ctx)), 295) : null;
 }
 
-export const playbackOperations = [getVideoFile, getPlayer, getReviewPage];
+export const getPlayback = operation({
+  id: 'videos.playback.get',
+  summary: "Get how a video plays for the caller: its renditions and HLS stream at signed links (the Clip's `play`; its playback connection)",
+  method: 'GET',
+  paths: ['/videos/{video_id}/playback'],
+  params: object({ password: optional(size(string(), 1, 128)) }),
+  async handle(ctx) {
+    const video = await loadVisibleVideo(ctx, ctx.path.video_id, ctx.params.password);
+    return ok(representPlay(video, representContext(ctx)), null);
+  },
+});
+
+export const playbackOperations = [getVideoFile, getPlayer, getReviewPage, getPlayback];

@@ -3,10 +3,9 @@ import { contentRatings, privacyComments, privacyEmbeds, privacyViews } from '..
 import { ApiError, codes, invalidField } from '../engine/errors';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { ok, operation, updated } from '../engine/operation';
-import { actingUser, representContext, representOneUser, representUsers, targetUser } from '../domain/users';
+import { actingUser, representOneUser, representUsers, targetUser } from '../domain/users';
 import { hashSecret } from '../domain/secrets';
 import type { UserRecord } from '../records';
-import { representUser } from '../representations/user';
 import { isoTime } from '../representations/common';
 import { contains } from '../store/filters';
 import { stripUndefined } from '../domain/patch';
@@ -76,7 +75,7 @@ export const updateUser = operation({
     });
     try {
       const saved = await ctx.store.update<UserRecord>('users', user.id, patch);
-      return updated(ctx, representUser(saved!, { ...representContext(ctx), viewer: saved }), 'user');
+      return updated(ctx, await representOneUser(ctx, saved!), 'user');
     } catch (e) {
       if (e instanceof StoreConflictError) throw invalidField('link', 'is already taken by another user');
       throw e;
@@ -84,7 +83,8 @@ export const updateUser = operation({
   },
 });
 
-const userSorts = {
+/** How lists of users sort by the users' own fields. */
+export const userSorts = {
   alphabetical: by('name', 'asc'),
   date: by('created_time', 'desc'),
   followers: by('followers_total', 'desc'),

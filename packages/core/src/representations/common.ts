@@ -50,6 +50,9 @@ export const interaction = (uri: string, added: boolean, addedTime: string | nul
   added_time: addedTime,
 });
 
+/** Reporting, which reelbase has no feature for, in its empty form: nowhere (`uri` null) to do nothing (`options` empty). */
+export const notReportable = Object.freeze({ uri: null, options: Object.freeze([]), reason: Object.freeze([]) });
+
 const placeholders = new Map<string, Record<string, unknown>>();
 
 /**

@@ -1,10 +1,25 @@
-import type { GroupMemberRecord, GroupRecord } from '../domain/group-records';
+import { moderatorRoles, type GroupMemberRecord, type GroupRecord } from '../domain/group-records';
 import type { UserRecord } from '../records';
 import { since } from '../engine/versions';
 import { connection, interaction, placeholderPicture, resourceKey, type RepresentContext } from './common';
 import { representUserSummary } from './user';
 
 export const groupUri = (id: string): string => `/groups/${id}`;
+
+/**
+ * The viewer's membership as the `join` interaction. `options` are what they may do: the owner
+ * cannot leave, and only a verified viewer joins, only a group open to all; `type` is their role
+ * (the owner and former owners moderate); reelbase gives members no titles.
+ */
+function joinInteraction(group: GroupRecord, viewer: UserRecord, membership: GroupMemberRecord | null) {
+  const open = viewer.verified !== false && group.privacy_view === 'anybody' && group.privacy.join === 'anybody';
+  const options = membership ? ['GET', 'PUT', ...(membership.role === 'owner' ? [] : ['DELETE'])] : ['GET', ...(open ? ['PUT'] : [])];
+  return {
+    ...interaction(`/users/${viewer.id}/groups/${group.id}`, membership !== null, membership?.created_time ?? null, options),
+    title: null,
+    type: membership ? (moderatorRoles.includes(membership.role) ? 'moderator' : 'member') : null,
+  };
+}
 
 /**
  * The Group representation. `owner` is the group's owner; `membership` is the viewer's, which
@@ -36,9 +51,7 @@ export function representGroup(
         users: connection(`${uri}/users`, group.members_total),
         videos: connection(`${uri}/videos`, group.videos_total),
       },
-      interactions: ctx.viewer
-        ? { join: interaction(`/users/${ctx.viewer.id}/groups/${group.id}`, membership !== null, membership?.created_time ?? null) }
-        : {},
+      interactions: ctx.viewer ? { join: joinInteraction(group, ctx.viewer, membership) } : {},
     };
   }
   return out;

@@ -1,7 +1,8 @@
 import { genres } from '../catalog/genres';
 import type { Country } from '../catalog/countries';
 import { unsoldReason } from '../domain/ondemand-offers';
-import type { OndemandPageRecord, PurchaseRecord, PurchaseType } from '../domain/ondemand-records';
+import type { PageTotals } from '../domain/ondemand-page-lists';
+import type { EpisodeOffers, OndemandPageRecord, PurchaseRecord, PurchaseType } from '../domain/ondemand-records';
 import type { UserRecord } from '../records';
 import { since } from '../engine/versions';
 import { connection, placeholderPicture, resourceKey, type RepresentContext } from './common';
@@ -18,12 +19,20 @@ export interface PagePurchases {
   latest: Partial<Record<PurchaseType, PurchaseRecord>>;
 }
 
-/** What representPage needs besides the page: its owner, the viewer's purchases (none for anonymous callers and the owner), and (before 3.3) its regions. */
+/**
+ * What representPage needs besides the page: its owner, the viewer's purchases (none for
+ * anonymous callers and the owner), before 3.3 its regions, and from 3.3 (`ondemandFields`, SPEC.md's On Demand fields) its trailer
+ * as the viewer may see it and the totals of its lists that depend on the viewer.
+ */
 export interface PageExtras {
   owner: UserRecord;
   purchases: PagePurchases;
   regions?: Country[];
+  ondemandFields?: { trailer: Record<string, unknown> | null; totals: PageTotals };
 }
+
+/** A series' episode offers as a film shows them: it sells no episodes. */
+const noEpisodes: EpisodeOffers = { buy: { active: false, download: false, price: {} }, rent: { active: false, period: null, price: {} } };
 
 /**
  * An interaction to buy, rent or subscribe, present for every caller. `active`: the page sells it
@@ -50,6 +59,27 @@ function offer(uri: string, type: PurchaseType, page: OndemandPageRecord, mayBuy
   };
 }
 
+/**
+ * The page's fields added with the other On Demand fields in 3.3 (SPEC.md, Versioning), beyond
+ * those SPEC.md names: the pre-order's times, the subscription as the hosted API describes it,
+ * the trailer, and the empty forms of what reelbase has no
+ * feature for: no page theme or colours (reelbase draws no On Demand page), no ratings by
+ * viewers, no thumbnail besides the posters.
+ */
+function addedFields(page: OndemandPageRecord, trailer: Record<string, unknown> | null, link: string): Record<string, unknown> {
+  const { monthly } = page.subscription;
+  return {
+    preorder: { active: page.status === 'preorder', publish_time: page.preorder_time, time: page.preorder_start_time, cancel_time: page.preorder_cancel_time },
+    // The page is where the subscription is sold (its `metadata.interactions.subscribe`).
+    subscription: { ...page.subscription, active: monthly.active, price: monthly.price, link: monthly.active ? link : null },
+    trailer,
+    thumbnail: null,
+    colors: { primary: null, secondary: null },
+    theme: null,
+    rating: null,
+  };
+}
+
 /** The On Demand Page representation. */
 export function representPage(page: OndemandPageRecord, extras: PageExtras, ctx: RepresentContext): Record<string, unknown> {
   const uri = pageUri(page.id);
@@ -69,7 +99,7 @@ export function representPage(page: OndemandPageRecord, extras: PageExtras, ctx:
     content_rating: page.content_rating,
     genres: page.genres.flatMap((id) => {
       const genre = genres.get(id);
-      return genre ? [representGenre(genre, ctx)] : [];
+      return genre ? [representGenre(genre, ctx, { pageUri: uri, isOwner })] : [];
     }),
     accepted_currencies: page.accepted_currencies,
     buy: film ? page.buy : { active: page.buy.active, price: page.buy.price },
@@ -85,11 +115,15 @@ export function representPage(page: OndemandPageRecord, extras: PageExtras, ctx:
     modified_time: page.modified_time,
     resource_key: resourceKey('ondemand.page', page.id),
   };
-  if (page.episodes) {
+  // A film sells no episodes; from 3.3 it says so with empty offers.
+  const episodes = page.episodes ?? (current ? noEpisodes : null);
+  if (episodes) {
     // Before 3.3 the per-episode purchase offer was `episodes.purchase` (SPEC.md, Versioning 3.3).
-    const { buy, rent } = page.episodes;
+    const { buy, rent } = episodes;
     out.episodes = current ? { buy, rent } : { purchase: { active: buy.active, price: buy.price }, rent };
   }
+  const added = extras.ondemandFields;
+  if (added) Object.assign(out, addedFields(page, added.trailer, out.link as string));
   if (!current && extras.regions) out.regions = extras.regions.map(representRegion);
   if (since(ctx.version, 'connections')) {
     const connections: Record<string, unknown> = {
@@ -101,10 +135,19 @@ export function representPage(page: OndemandPageRecord, extras: PageExtras, ctx:
     };
     if (!film) connections.seasons = connection(`${uri}/seasons`, page.seasons_total);
     if (isOwner) connections.promotions = connection(`${uri}/promotions`, page.promotions_total, ['GET', 'POST']);
-    if (current) {
-      // SPEC.md names the video counts by type at this (doubled) path.
-      const videos = { ...connection(`${uri}/videos`, page.videos_total), main_total: page.main_total, extra_total: page.extra_total };
-      connections.metadata = { connections: { videos } };
+    if (added) {
+      // SPEC.md names the video counts by type at this (doubled) path; the hosted API puts the page's other lists beside them.
+      const { totals } = added;
+      connections.metadata = {
+        connections: {
+          videos: { ...connection(`${uri}/videos`, page.videos_total), main_total: page.main_total, extra_total: page.extra_total, viewable_total: totals.viewable },
+          genres: connection(`${uri}/genres`, page.genres.length),
+          likes: connection(`${uri}/likes`, totals.likes),
+          comments: connection(`${uri}/comments`, totals.comments),
+          pictures: connection(`${uri}/pictures`, page.posters_total, isOwner ? ['GET', 'POST'] : ['GET']),
+          seasons: connection(`${uri}/seasons`, page.seasons_total),
+        },
+      };
     }
     const metadata: Record<string, unknown> = { connections };
     if (current) {

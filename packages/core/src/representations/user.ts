@@ -1,9 +1,9 @@
 import type { UserRecord } from '../records';
 import { since } from '../engine/versions';
-import { connection, interaction, placeholderPicture, resourceKey, type RepresentContext } from './common';
+import { connection, interaction, notReportable, placeholderPicture, resourceKey, type RepresentContext } from './common';
 import { representPicture } from './picture';
 
-/** Bytes a user may store; uploads arrive with a later issue, so nothing is used yet. */
+/** Bytes a user may store: the lifetime quota every account is shown (reelbase does not count uploads against it yet). */
 const quotaBytes = 500 * 1024 ** 3;
 
 export const userUri = (id: string): string => `/users/${id}`;
@@ -14,27 +14,42 @@ const portraitOf = (user: UserRecord, ctx: RepresentContext) =>
     ? representPicture(user.active_picture, `/users/${user.id}/pictures/${user.active_picture.id}`, ctx, user.id)
     : placeholderPicture(ctx, 'portrait');
 
+/** What the User representation needs besides the record, for its viewer (domain/users.ts loadUserFacts). */
+export interface UserFacts {
+  /** When the viewer followed the user; null when they do not. */
+  followed: string | null;
+  /** The channels the user moderates that the viewer may see: what the `moderated_channels` connection lists. */
+  moderatedChannels: number;
+  /** The videos shared with the user (`shared`). */
+  shared: number;
+}
+
+/** Blocking, which reelbase has no feature for, in its empty form: nobody is blocked, nowhere (`uri` null) to do nothing. */
+const notBlocked = Object.freeze({ uri: null, options: Object.freeze([]), added: false, added_time: null });
+
+/**
+ * The methods the viewer may use on their follow of `user`: nobody follows themselves (the GET
+ * check alone), and a viewer an administrator stopped from following may only unfollow.
+ */
+function followOptions(user: UserRecord, viewer: UserRecord): string[] {
+  if (viewer.id === user.id) return ['GET'];
+  return viewer.can_follow ? ['GET', 'PUT', 'DELETE'] : ['GET', 'DELETE'];
+}
+
 /** The User representation. */
-export function representUser(user: UserRecord, ctx: RepresentContext, followed: string | null = null): Record<string, unknown> {
+export function representUser(user: UserRecord, ctx: RepresentContext, facts: UserFacts): Record<string, unknown> {
   const uri = userUri(user.id);
-  const self = ctx.viewer?.id === user.id;
-  const out: Record<string, unknown> = {
-    uri,
-    name: user.name,
-    link: `${ctx.baseUrl}/users/${user.link ?? user.id}`,
-    location: user.location,
-    bio: user.bio,
-    short_bio: user.bio.slice(0, 140),
-    created_time: user.created_time,
-    account: user.account,
-    pictures: portraitOf(user, ctx),
-    websites: user.websites,
-    content_filter: user.content_filter,
-    resource_key: resourceKey('user', user.id),
-  };
-  if (self) {
+  const viewer = ctx.viewer;
+  const out: Record<string, unknown> = { ...representUserSummary(user, ctx), short_bio: user.bio.slice(0, 140), content_filter: user.content_filter };
+  if (viewer?.id === user.id) {
     out.preferences = { videos: { privacy: { ...user.video_defaults } } };
-    const quota: Record<string, unknown> = { space: { free: quotaBytes, max: quotaBytes, used: 0, showing: 'lifetime' } };
+    // The space shown is the lifetime quota; there is no periodic one.
+    const lifetime = { free: quotaBytes, max: quotaBytes, used: 0 };
+    const quota: Record<string, unknown> = {
+      space: { ...lifetime, showing: 'lifetime' },
+      lifetime,
+      periodic: { free: null, max: null, used: null, reset_date: null },
+    };
     if (!since(ctx.version, 'noQuotaHdSd')) quota.quota = { hd: true, sd: true };
     out.upload_quota = quota;
   }
@@ -42,6 +57,8 @@ export function representUser(user: UserRecord, ctx: RepresentContext, followed:
     const connections: Record<string, unknown> = {
       albums: connection(`${uri}/albums`, user.albums_total, ['GET', 'POST']),
       appearances: connection(`${uri}/appearances`, user.appearances_total),
+      // reelbase has no blocking, portfolios or recommendations of channels and users: these lists are always empty.
+      block: connection(`${uri}/block`, 0),
       categories: connection(`${uri}/categories`, user.categories_total),
       channels: connection(`${uri}/channels`, user.channels_total),
       // A feed is a stream, not a counted collection.
@@ -50,7 +67,12 @@ export function representUser(user: UserRecord, ctx: RepresentContext, followed:
       following: connection(`${uri}/following`, user.following_total, ['GET', 'POST']),
       groups: connection(`${uri}/groups`, user.groups_total),
       likes: connection(`${uri}/likes`, user.likes_total),
+      moderated_channels: connection(`${uri}/channels?filter=moderated`, facts.moderatedChannels),
       pictures: connection(`${uri}/pictures`, user.pictures_total, ['GET', 'POST']),
+      portfolios: connection(`${uri}/portfolios`, 0),
+      recommended_channels: connection(`${uri}/recommendations/channels`, 0),
+      recommended_users: connection(`${uri}/recommendations/users`, 0),
+      shared: connection(`${uri}/shared/videos`, facts.shared),
       videos: connection(`${uri}/videos`, user.videos_total, ['GET', 'POST']),
       watchlater: connection(`${uri}/watchlater`, user.watchlater_total),
       watched_videos: connection(`${uri}/watched/videos`, user.watched_total, ['GET', 'DELETE']),
@@ -59,15 +81,19 @@ export function representUser(user: UserRecord, ctx: RepresentContext, followed:
     // Before 3.3.8 the User also named its activities: reelbase's activity stream of a user is their
     // feed, so the connection leads there rather than to a path nothing answers (issue 22).
     if (!since(ctx.version, 'noUserActivities')) connections.activities = { uri: `${uri}/feed`, options: ['GET'] };
-    out.metadata = {
-      connections,
-      interactions: ctx.viewer && !self ? { follow: interaction(`/users/${ctx.viewer.id}/following/${user.id}`, followed !== null, followed) } : {},
-    };
+    const interactions: Record<string, unknown> = { block: notBlocked, report: notReportable };
+    // Following is the signed-in viewer's: the check and the toggle are on their own following list.
+    if (viewer) interactions.follow = interaction(`/users/${viewer.id}/following/${user.id}`, facts.followed !== null, facts.followed, followOptions(user, viewer));
+    out.metadata = { connections, interactions };
   }
   return out;
 }
 
-/** A User as embedded in other representations (video owner, comment author…). */
+/**
+ * A User as embedded in other representations (video owner, comment author…): the fields that
+ * need nothing but the record. The full form (representUser) needs the viewer's facts, loaded per
+ * user (domain/users.ts loadUserFacts).
+ */
 export function representUserSummary(user: UserRecord, ctx: RepresentContext): Record<string, unknown> {
   return {
     uri: userUri(user.id),
@@ -78,7 +104,7 @@ export function representUserSummary(user: UserRecord, ctx: RepresentContext): R
     created_time: user.created_time,
     account: user.account,
     pictures: portraitOf(user, ctx),
+    websites: user.websites,
     resource_key: resourceKey('user', user.id),
   };
 }
-

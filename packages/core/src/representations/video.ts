@@ -2,14 +2,17 @@ import { categories } from '../catalog/categories';
 import type { UserRecord, VideoRecord } from '../records';
 import { since } from '../engine/versions';
 import { representCategory } from './category';
-import { connection, interaction, placeholderPicture, resourceKey, type RepresentContext } from './common';
+import { connection, interaction, notReportable, placeholderPicture, resourceKey, type RepresentContext } from './common';
 import type { ProjectRecord } from '../domain/project-records';
 import { frameSource, representPicture, representVideoFrame } from './picture';
 import { representProject } from './project';
 import { representTag } from './tag';
 import { representFiles, representPlay } from './video-play';
-import { representUserSummary } from './user';
+import { representUserSummary, userUri } from './user';
+import { ondemandConnections, ondemandInteractions, type ClipOndemand, type ClipPurchases } from './video-ondemand';
 import { uploadLinks } from '../uploads/uploads';
+import { Remembered } from './remembered';
+import { splice } from './spliced';
 
 /** What the viewer has done with a video: the times they liked, queued and last watched it. */
 export interface ViewerState {
@@ -18,9 +21,13 @@ export interface ViewerState {
   watched: string | null;
   /** Channels the viewer moderates: where they may add or remove the video. */
   moderatedChannels: number;
+  /** The viewer's albums the video may be added to (GET /videos/{id}/available_albums). */
+  availableAlbums: number;
+  /** The viewer's latest purchases of the video's On Demand page. */
+  purchases: ClipPurchases;
 }
 
-export const noViewerState: ViewerState = { liked: null, watchlater: null, watched: null, moderatedChannels: 0 };
+export const noViewerState: ViewerState = { liked: null, watchlater: null, watched: null, moderatedChannels: 0, availableAlbums: 0, purchases: {} };
 
 export const videoUri = (id: string): string => `/videos/${id}`;
 
@@ -34,7 +41,17 @@ export function representVideo(
   ctx: RepresentContext,
   state: ViewerState = noViewerState,
   folder: ProjectRecord | null = null,
+  od: ClipOndemand | null = null,
 ): Record<string, unknown> {
+  return withViewerState(clipBase(video, owner, ctx, folder, od), video, ctx, state, od);
+}
+
+/**
+ * The Clip as the viewer's role shows it (the owner's, or anybody else's), without what this
+ * viewer has done with it: the same for every viewer in that role, so it can be built once and
+ * shared (domain/videos.ts). `withViewerState` completes it.
+ */
+export function clipBase(video: VideoRecord, owner: UserRecord, ctx: RepresentContext, folder: ProjectRecord | null, od: ClipOndemand | null): Record<string, unknown> {
   const uri = videoUri(video.id);
   const isOwner = ctx.viewer?.id === video.user_id;
   const link = `${ctx.baseUrl}/videos/${video.id}/player`;
@@ -58,7 +75,7 @@ export function representVideo(
     pictures: clipPicture(video, uri, ctx),
     tags: video.tags.map((t) => representTag(t)),
     privacy: { view: video.privacy_view, ...video.privacy },
-    embed: { ...video.embed, html: embedHtml(link, video) },
+    embed: embedSettings(video, link),
     spatial: video.spatial,
     external_links: video.external_links,
     ratings: video.ratings,
@@ -76,6 +93,8 @@ export function representVideo(
       ...(isOwner ? uploadLinks(video.upload, ctx.baseUrl, video.id) : { upload_link: null, form: null }),
     },
     resource_key: resourceKey('video', video.id),
+    // How the video reaches the viewer when not through a feed: its owner uploaded it.
+    context: { action: 'Uploaded by', resource: { uri: userUri(owner.id), name: owner.name, link: `${ctx.baseUrl}/users/${owner.link ?? owner.id}` }, resource_type: 'user' },
   };
   out.play = representPlay(video, ctx);
   if (video.file) {
@@ -89,8 +108,8 @@ export function representVideo(
   const review = isOwner && video.review_page_active ? `${ctx.baseUrl}/videos/${video.id}/review/${ctx.links.sign(reviewSubject(video.id))}` : null;
   if (since(ctx.version, 'reviewPage')) out.review_page = { active: video.review_page_active, link: review };
   else out.review_link = review;
-  // The folder is the owner's: a video lives only in its owner's projects.
-  if (since(ctx.version, 'parentFolder')) out.parent_folder = folder ? representProject(folder, owner, ctx) : null;
+  // The folder is the owner's (a video lives only in its owner's projects), and only theirs to open.
+  if (since(ctx.version, 'parentFolder')) out.parent_folder = folder && isOwner ? representProject(folder, owner, ctx) : null;
   // Before 3.3 the Clip named its embed preset (SPEC.md, Versioning 3.3: embed_presets removed).
   if (!since(ctx.version, 'clipCategories')) {
     out.embed_presets = video.preset_id ? { uri: `/users/${video.user_id}/presets/${video.preset_id}` } : null;
@@ -109,24 +128,68 @@ export function representVideo(
       pictures: connection(`${uri}/pictures`, video.pictures_total, ['GET', 'POST']),
       texttracks: connection(`${uri}/texttracks`, video.texttracks_total, ['GET', 'POST']),
       users_with_access: connection(`${uri}/privacy/users`, video.users_with_access_total, ['GET', 'PUT', 'DELETE']),
-      available_channels: connection(`${uri}/available_channels`, state.moderatedChannels),
+      available_channels: connection(`${uri}/available_channels`, 0),
+      available_albums: connection(`${uri}/available_albums`, 0),
       albums: connection(`${uri}/albums`, video.albums_total),
       versions: connection(`${uri}/versions`, video.versions_total, ['POST']),
+      playback: { uri: `${uri}/playback`, options: ['GET'] },
+      ...ondemandConnections(od),
     };
-    if (since(ctx.version, 'clipCategories')) connections.recommendations = { uri: `${uri}/recommendations`, options: ['GET'] };
-    const viewer = ctx.viewer?.id;
-    out.metadata = {
-      connections,
-      interactions: viewer
-        ? {
-            like: interaction(`/users/${viewer}/likes/${video.id}`, state.liked !== null, state.liked),
-            watchlater: interaction(`/users/${viewer}/watchlater/${video.id}`, state.watchlater !== null, state.watchlater),
-            watched: interaction(`/users/${viewer}/watched/videos/${video.id}`, state.watched !== null, state.watched, ['GET', 'PUT', 'DELETE']),
-          }
-        : {},
-    };
+    // Related content is what recommendations lists (from 3.3, with it).
+    const recommendations = since(ctx.version, 'clipCategories') ? { uri: `${uri}/recommendations`, options: ['GET'] } : null;
+    if (recommendations) connections.recommendations = recommendations;
+    connections.related = recommendations;
+    out.metadata = { connections, interactions: {} };
   }
   return out;
+}
+
+/**
+ * A Clip base with what the viewer has done with the video spliced in as its `metadata`: the rest
+ * is the base's own, so serialising it reuses the base's text (representations/spliced.ts). A
+ * shared base remembers its last few viewers' Clips: the same viewer reading the same video
+ * again (an app's one token reading for all its users, a client polling) gets the same object,
+ * whose text was written once.
+ */
+export function withViewerState(base: Record<string, unknown>, video: VideoRecord, ctx: RepresentContext, state: ViewerState, od: ClipOndemand | null): Record<string, unknown> {
+  const viewer = ctx.viewer?.id;
+  const metadata = base.metadata as { connections: Record<string, unknown> } | undefined;
+  if (!viewer || !metadata) return base;
+  const uri = videoUri(video.id);
+  const build = () => {
+    const connections = {
+      ...metadata.connections,
+      available_channels: connection(`${uri}/available_channels`, state.moderatedChannels),
+      available_albums: connection(`${uri}/available_albums`, state.availableAlbums),
+    };
+    const interactions = {
+      like: interaction(`/users/${viewer}/likes/${video.id}`, state.liked !== null, state.liked),
+      watchlater: interaction(`/users/${viewer}/watchlater/${video.id}`, state.watchlater !== null, state.watchlater),
+      watched: interaction(`/users/${viewer}/watched/videos/${video.id}`, state.watched !== null, state.watched, ['GET', 'PUT', 'DELETE']),
+      ...ondemandInteractions(od, state.purchases, ctx),
+      // Moving the video in or out of a channel is the channel's connection's; nobody reports videos here.
+      channel: null,
+      report: notReportable,
+    };
+    return { connections, interactions };
+  };
+  if (!Object.isFrozen(base)) return { ...base, metadata: build() };
+  const bought = Object.values(state.purchases).map((p) => `${p.id}@${p.expires_time}`);
+  const key = [viewer, state.liked, state.watchlater, state.watched, state.moderatedChannels, state.availableAlbums, ...bought].join('\u0000');
+  return viewerClips.get(base, key, () => splice(base, 'metadata', build()));
+}
+
+/** Viewers' Clips, per shared base (a frozen one is never rebuilt in place). */
+const viewerClips = new Remembered<Record<string, unknown>>(4);
+
+/**
+ * The video's embed settings, and under the hosted API's names what reelbase's player does: the
+ * service logo (`logos.vimeo`, SPEC.md's `logos.service`), and speed controls, which the
+ * browser's own controls offer wherever the player shows its controls (`playbar`).
+ */
+function embedSettings(video: VideoRecord, link: string): Record<string, unknown> {
+  const e = video.embed;
+  return { ...e, logos: { ...e.logos, vimeo: e.logos.service }, speed: e.playbar !== false, html: embedHtml(link, video) };
 }
 
 function embedHtml(link: string, video: VideoRecord): string {

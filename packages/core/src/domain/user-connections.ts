@@ -1,0 +1,46 @@
+import type { Filter, Store } from '../store/store';
+import { and, eq, inSelect, isIn } from '../store/filters';
+import type { UserRecord, UserVideoRecord } from '../records';
+import type { ChannelUserRecord } from './channel-records';
+import { visibleChannels } from './channel-visibility';
+import { withMembers } from './memberships';
+
+/**
+ * The User's `shared` and `moderated_channels` connections: the list of the first, and the totals
+ * of both. A total counts the membership rows its list pages through, so it is the list's: the
+ * user's access rows of `users` videos (GET /users/{id}/shared/videos), their moderator rows of
+ * channels the viewer may see (GET /users/{id}/channels?filter=moderated, channel-subscriptions.ts).
+ */
+
+/** The videos shared with a user: `users`-privacy videos whose access list names them (all of which they may see). */
+export const sharedWith = (userId: string): Filter =>
+  and(eq('privacy_view', 'users'), inSelect('id', 'video_access', 'video_id', eq('user_id', userId)));
+
+const shareRows = (userIds: string[]): Filter => withMembers({ collection: 'video_access', where: isIn('user_id', userIds) }, 'video_id', 'videos', eq('privacy_view', 'users'));
+
+const moderatorRows = (userIds: string[], viewer: UserRecord | null): Filter =>
+  withMembers({ collection: 'channel_moderators', where: isIn('user_id', userIds) }, 'channel_id', 'channels', visibleChannels(viewer));
+
+/** Rows read at once for a page of users; beyond, each user's are counted instead. */
+const batchRows = 200;
+
+/**
+ * How many of the rows `rows` selects belong to each user: one query for a page whose rows are
+ * few (the usual case: a list of users costs two queries, not two per user), else an indexed
+ * count per user.
+ */
+async function perUser(store: Store, collection: string, rows: (userIds: string[]) => Filter, userIds: string[]): Promise<number[]> {
+  if (userIds.length === 0) return [];
+  const found = await store.find<UserVideoRecord | ChannelUserRecord>(collection, { where: rows(userIds), limit: batchRows });
+  if (found.total > found.items.length) return Promise.all(userIds.map((id) => store.count(collection, rows([id]))));
+  const counts = new Map<string, number>();
+  for (const row of found.items) counts.set(row.user_id, (counts.get(row.user_id) ?? 0) + 1);
+  return userIds.map((id) => counts.get(id) ?? 0);
+}
+
+/** The `shared` and `moderated_channels` totals of each user, as `viewer` sees them. */
+export async function connectionTotals(store: Store, users: readonly UserRecord[], viewer: UserRecord | null): Promise<{ shared: number; moderatedChannels: number }[]> {
+  const ids = users.map((u) => u.id);
+  const [shared, moderated] = await Promise.all([perUser(store, 'video_access', shareRows, ids), perUser(store, 'channel_moderators', (page) => moderatorRows(page, viewer), ids)]);
+  return ids.map((_, i) => ({ shared: shared[i], moderatedChannels: moderated[i] }));
+}

@@ -1,0 +1,23 @@
+/**
+ * Representations remembered per shared stored document (a store that shares unchanged documents
+ * answers the same frozen object until it changes, so the document is the key) and per `key`,
+ * which names everything else they show: the viewer and what is theirs. A few per document; a
+ * changed document is a new object, so nothing stale is ever answered. Remembered values are
+ * shared, so callers deep-freeze them.
+ */
+export class Remembered<V> {
+  readonly #byDocument = new WeakMap<object, Map<string, V>>();
+
+  constructor(private readonly perDocument: number) {}
+
+  get(document: object, key: string, build: () => V): V {
+    let known = this.#byDocument.get(document);
+    if (!known) this.#byDocument.set(document, (known = new Map()));
+    let value = known.get(key);
+    if (value === undefined) {
+      if (known.size >= this.perDocument) known.delete(known.keys().next().value as string);
+      known.set(key, (value = build()));
+    }
+    return value;
+  }
+}
