@@ -43,7 +43,8 @@ function asset(path: string): Asset {
 
 /** Is this request (method and URL) one for a static asset? */
 export function isStaticAsset(method: string, url: string): boolean {
-  return (method === 'GET' || method === 'HEAD') && Object.hasOwn(sources, url.split('?')[0]);
+  // Every request asks: most are answered by the first comparison.
+  return url.startsWith('/static/player/') && (method === 'GET' || method === 'HEAD') && Object.hasOwn(sources, url.split('?')[0]);
 }
 
 /** Answers a request `isStaticAsset` accepted: 200 with the file, or 304 when the client's copy is current. */
