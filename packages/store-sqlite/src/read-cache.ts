@@ -1,5 +1,5 @@
 import { deepFreeze, type Doc, type FindResult } from '@reelbase/core';
-import { docKey, type Changed, type OwnWrites } from './own-writes';
+import { docKey, mayHold, type Changed, type OwnWrites, type RowFacts } from './own-writes';
 import type { ReadSnapshot } from './read-snapshot';
 import type { Tables } from './sqlite-schema';
 import type { SqlValue } from './sqlite-types';
@@ -12,16 +12,99 @@ const MAX_CACHED_FIND_ROWS = 5000;
 /** Remembered pages: most are a viewer's likes of one video, one row or none. */
 const MAX_CACHED_FINDS = 10_000;
 
+/**
+ * Remembered answers by key, in the order remembered, and by the tables they read, grouped there
+ * by one value their condition asks of that table's rows (`user_id` 7): what a commit forgets is
+ * looked for among the readers of the tables it changed, passing over whole groups whose value
+ * no changed row has (a like of one user passes over every other user's pages at once).
+ */
+class Entries<V> {
+  readonly #entries = new Map<string, Entry<V>>();
+  readonly #byTable = new Map<string, Map<string, Set<string>>>();
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  get(key: string): Entry<V> | undefined {
+    return this.#entries.get(key);
+  }
+
+  set(key: string, entry: Entry<V>): void {
+    this.delete(key);
+    this.#entries.set(key, entry);
+    for (const table of entry.tables) {
+      let groups = this.#byTable.get(table);
+      if (!groups) this.#byTable.set(table, (groups = new Map()));
+      const group = groupOf(entry, table);
+      let keys = groups.get(group);
+      if (!keys) groups.set(group, (keys = new Set()));
+      keys.add(key);
+    }
+  }
+
+  delete(key: string): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    this.#entries.delete(key);
+    for (const table of entry.tables) {
+      const groups = this.#byTable.get(table)!;
+      const group = groupOf(entry, table);
+      const keys = groups.get(group)!;
+      keys.delete(key);
+      if (keys.size === 0) groups.delete(group);
+    }
+  }
+
+  oldest(): string | undefined {
+    return this.#entries.keys().next().value;
+  }
+
+  /** The keys of the entries reading `table` that a row with one of `rows`' facts may concern; deleting them while going through is safe. */
+  *readersOf(table: string, rows: readonly RowFacts[] | 'all'): Iterable<string> {
+    for (const [group, keys] of this.#byTable.get(table) ?? []) {
+      if (group && rows !== 'all' && rows.every((facts) => differs(group, facts))) continue;
+      yield* keys;
+    }
+  }
+
+  clear(): void {
+    this.#entries.clear();
+    this.#byTable.clear();
+  }
+}
+
+/** An entry's group among a table's readers: `field\0value` of the first single value it asks of that table's rows, or none. */
+function groupOf(entry: Entry<unknown>, table: string): string {
+  if (entry.asked?.table !== table || entry.tables.length > 1) return '';
+  for (const [field, values] of entry.asked.equal) if (values.size === 1) return `${field}\u0000${[...values][0]}`;
+  return '';
+}
+
+/** Whether a row with these facts has another value than the group's. */
+function differs(group: string, facts: RowFacts): boolean {
+  const at = group.indexOf('\u0000');
+  const field = group.slice(0, at);
+  return field in facts && !mayHold(new Map([[field, new Set([group.slice(at + 1)])]]), facts);
+}
+
 /** What a read answered, and the statement it ran (which says what tables it read). */
 export interface Read<V> {
   value: V;
   sql: string;
 }
 
-/** A remembered total or page, and the tables its statement reads. */
+/** A read's collection and the equalities its condition asks of that collection's rows (own-writes.ts `equalities`). */
+export interface Asked {
+  table: string;
+  equal: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** A remembered total or page, the tables its statement reads, and what it asked of its own. */
 interface Entry<V> {
   value: V;
   tables: readonly string[];
+  asked?: Asked;
 }
 
 /**
@@ -43,8 +126,8 @@ interface Entry<V> {
  */
 export class ReadCache {
   #version: number | undefined;
-  readonly #counts = new Map<string, Entry<number>>();
-  readonly #finds = new Map<string, Entry<FindResult<Doc>>>();
+  readonly #counts = new Entries<number>();
+  readonly #finds = new Entries<FindResult<Doc>>();
   #findRows = 0;
   readonly #docs = new Map<string, Doc | null>();
   /** Statement → the tables it reads, worked out once per statement text. */
@@ -60,19 +143,20 @@ export class ReadCache {
    * A total, read by `load` (with the statement it ran) unless remembered under `key`. Call inside
    * the read snapshot, so the version and the count agree.
    */
-  count(key: string, load: () => Read<number>): number {
+  count(key: string, load: () => Read<number>, asked?: () => Asked): number {
     this.#sync();
     let entry = this.#counts.get(key);
     if (entry === undefined) {
       const { value, sql } = load();
-      entry = { value, tables: this.#tablesOf(sql) };
-      remember(this.#counts, key, entry, MAX_CACHED_COUNTS);
+      entry = { value, tables: this.#tablesOf(sql), asked: asked?.() };
+      if (this.#counts.size >= MAX_CACHED_COUNTS) this.#counts.delete(this.#counts.oldest()!);
+      this.#counts.set(key, entry);
     }
     return entry.value;
   }
 
   /** A page (and its total) of a find, read by `load` (with its statement) unless remembered under `key`. */
-  find<T extends Doc>(key: string, load: () => Read<FindResult<T>>): FindResult<T> {
+  find<T extends Doc>(key: string, load: () => Read<FindResult<T>>, asked?: () => Asked): FindResult<T> {
     this.#sync();
     const known = this.#finds.get(key);
     if (known) return known.value as FindResult<T>;
@@ -80,9 +164,9 @@ export class ReadCache {
     if (page.items.length > MAX_CACHED_FIND_ROWS / 10) return page;
     const value = deepFreeze(page);
     while (this.#finds.size >= MAX_CACHED_FINDS || this.#findRows + value.items.length > MAX_CACHED_FIND_ROWS) {
-      this.#forgetFind(this.#finds.keys().next().value as string);
+      this.#forgetFind(this.#finds.oldest()!);
     }
-    this.#finds.set(key, { value, tables: this.#tablesOf(sql) });
+    this.#finds.set(key, { value, tables: this.#tablesOf(sql), asked: asked?.() });
     this.#findRows += value.items.length;
     return value;
   }
@@ -116,10 +200,10 @@ export class ReadCache {
   }
 
   #forget(changed: Changed): void {
-    if (changed.tables.size === 0) return;
-    const reads = (entry: Entry<unknown>) => entry.tables.some((t) => changed.tables.has(t));
-    for (const [key, entry] of this.#counts) if (reads(entry)) this.#counts.delete(key);
-    for (const [key, entry] of this.#finds) if (reads(entry)) this.#forgetFind(key);
+    for (const [table, rows] of changed.rows) {
+      for (const key of this.#counts.readersOf(table, rows)) if (mayHaveChanged(this.#counts.get(key)!, changed)) this.#counts.delete(key);
+      for (const key of this.#finds.readersOf(table, rows)) if (mayHaveChanged(this.#finds.get(key)!, changed)) this.#forgetFind(key);
+    }
     for (const key of changed.docs) this.#docs.delete(key);
     if (changed.wholeTables.size === 0) return;
     for (const key of this.#docs.keys()) if (changed.wholeTables.has(key.slice(0, key.indexOf('\u0000')))) this.#docs.delete(key);
@@ -139,6 +223,22 @@ export class ReadCache {
     }
     return names;
   }
+}
+
+/**
+ * Whether a commit may have changed what an entry answers: it changed rows of a table the entry
+ * reads, and (for the entry's own table, when it asked equalities of its rows) a row that may
+ * hold them. A page of one user's likes outlives another user's like.
+ */
+function mayHaveChanged(entry: Entry<unknown>, changed: Changed): boolean {
+  for (const table of entry.tables) {
+    const rows = changed.rows.get(table);
+    if (rows === undefined) continue;
+    if (rows === 'all' || entry.asked?.table !== table || entry.tables.length > 1) return true;
+    const { equal } = entry.asked;
+    if (rows.some((facts) => mayHold(equal, facts))) return true;
+  }
+  return false;
 }
 
 /** The key of a statement's answer: its text and values. */

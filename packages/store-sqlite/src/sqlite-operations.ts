@@ -10,10 +10,10 @@ import {
   type OrderBy,
 } from '@reelbase/core';
 import { compileFilter } from './compile-filter';
-import { statementKey, type Read, type ReadCache } from './read-cache';
+import { statementKey, type Asked, type Read, type ReadCache } from './read-cache';
 import { mirroredColumns } from './sqlite-mirror';
 import { compileFind, compileWhere, pageOf } from './compile-query';
-import type { OwnWrites } from './own-writes';
+import { equalities, factsOf, type OwnWrites } from './own-writes';
 import { columnValues, decodeRow, encodeText, mergePatch, toSql, toSqlId, type Body, type Row } from './row-codec';
 import type { Connection } from './sqlite-connection';
 import { DOC_COLUMN, quote, type Table, type Tables } from './sqlite-schema';
@@ -64,7 +64,7 @@ export class Operations {
    */
   insertMany(collection: string, docs: readonly Record<string, unknown>[]): string[] {
     const batch = this.#bindMany(collection, docs);
-    this.own?.bulk(batch.table);
+    this.own?.bulk(batch.table, docs);
     return batch.ids(this.#write(batch.table, () => this.conn.insertAll(batch.inserts)));
   }
 
@@ -129,7 +129,8 @@ export class Operations {
 
   delete(collection: string, id: string): boolean {
     const table = this.table(collection);
-    this.own?.doc(table, id);
+    // What the row was tells the read cache which pages may have held it.
+    if (this.own) this.own.doc(table, id, [this.#body(table, id)]);
     return this.conn.run(`DELETE FROM ${table.sql} WHERE id = ?`, [toSqlId(table, id)]).changes > 0;
   }
 
@@ -137,7 +138,7 @@ export class Operations {
     const table = this.table(collection);
     const params: SqlValue[] = [];
     const sql = `DELETE FROM ${table.sql} WHERE ${compileFilter(this.tables, table, where, params)}`;
-    this.own?.bulk(table);
+    this.own?.bulk(table, [factsOf(where)]);
     return this.conn.run(sql, params).changes;
   }
 
@@ -149,7 +150,7 @@ export class Operations {
       return { value: this.#countRow(sql, params), sql };
     };
     // Remembered by what was asked, so a repeated question is not compiled again.
-    return this.cache ? this.conn.snapshot(() => this.cache!.count(`${table.name}\u0000${JSON.stringify(where ?? null)}`, read)) : read().value;
+    return this.cache ? this.conn.snapshot(() => this.cache!.count(`${table.name}\u0000${JSON.stringify(where ?? null)}`, read, () => asked(table, where))) : read().value;
   }
 
   find<T extends Doc>(collection: string, options: FindOptions = {}): FindResult<T> {
@@ -164,14 +165,14 @@ export class Operations {
         const items = this.conn.all<Row>(sql, rowParams).map((row) => decodeRow<T>(row));
         // A short page that is non-empty (or starts at 0) tells the total without counting.
         const short = limit === undefined || items.length < limit;
-        const total = short && (items.length > 0 || offset === 0) ? offset + items.length : this.#count(count, params);
+        const total = short && (items.length > 0 || offset === 0) ? offset + items.length : this.#count(count, params, () => asked(table, options.where));
         return { items, total };
       };
       // Without a limit the page is the total: one statement, which needs no snapshot of its own.
       return { value: limit === undefined ? page() : this.conn.snapshot(page), sql };
     };
     // Remembered by what was asked (filters hold only JSON values), so a repeated read is not compiled again.
-    return this.cache ? this.cache.find(`${table.name}\u0000${JSON.stringify(options)}`, read) : read().value;
+    return this.cache ? this.cache.find(`${table.name}\u0000${JSON.stringify(options)}`, read, () => asked(table, options.where)) : read().value;
   }
 
   findOne<T extends Doc>(collection: string, where: Filter, orderBy?: OrderBy[]): T | null {
@@ -182,13 +183,19 @@ export class Operations {
       const row = this.conn.get<Row>(sql, params);
       return { value: { items: row ? [decodeRow<T>(row)] : [], total: row ? 1 : 0 }, sql };
     };
-    const found = this.cache ? this.cache.find(`${table.name}\u0000one\u0000${JSON.stringify([where, orderBy])}`, read) : read().value;
+    const found = this.cache ? this.cache.find(`${table.name}\u0000one\u0000${JSON.stringify([where, orderBy])}`, read, () => asked(table, where)) : read().value;
     return found.items[0] ?? null;
   }
 
   /** A list's total, which every page of the list asks again: remembered by the statement. */
-  #count(sql: string, params: SqlValue[]): number {
-    return this.cache ? this.cache.count(statementKey(sql, params), () => ({ value: this.#countRow(sql, params), sql })) : this.#countRow(sql, params);
+  #count(sql: string, params: SqlValue[], asking?: () => Asked): number {
+    return this.cache ? this.cache.count(statementKey(sql, params), () => ({ value: this.#countRow(sql, params), sql }), asking) : this.#countRow(sql, params);
+  }
+
+  /** A row's document as stored, or null. */
+  #body(table: Table, id: string): Body | null {
+    const row = this.#row(table, id);
+    return row ? (JSON.parse(row.doc) as Body) : null;
   }
 
   #countRow(sql: string, params: SqlValue[]): number {
@@ -203,7 +210,7 @@ export class Operations {
     const { lastInsertRowid } = this.#write(table, () => this.conn.run(sql, values));
     const inserted = String(id ?? lastInsertRowid);
     // A point read may remember the id as missing.
-    this.own?.doc(table, inserted);
+    this.own?.doc(table, inserted, [doc]);
     return { id: inserted, json };
   }
 
@@ -281,7 +288,7 @@ export class Operations {
       values.push(value);
     });
     const assignments = sets.map((col) => `${col} = ?`).join(', ');
-    this.own?.doc(table, row.id);
+    this.own?.doc(table, String(row.id), [before, doc]);
     this.#write(table, () => this.conn.run(`UPDATE ${table.sql} SET ${assignments} WHERE id = ?`, [...values, row.id]));
     return decodeRow<T>({ id: row.id, doc: json });
   }
@@ -295,6 +302,8 @@ export class Operations {
     }
   }
 }
+
+const asked = (table: Table, where: Filter | undefined): Asked => ({ table: table.name, equal: equalities(where) });
 
 /** Rows per multi-row INSERT of a bulk insert (16 columns of a video make 512 parameters). */
 const ROWS_PER_INSERT = 32;

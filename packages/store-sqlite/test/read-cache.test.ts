@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { eq, inSelect, type Schema, type Store } from '@reelbase/core';
+import { and, eq, inSelect, isIn, type Schema, type Store } from '@reelbase/core';
 import { openSqliteStore } from '../src/index';
 import type { SqliteStore } from '../src/sqlite-store';
 import type { SqlValue } from '../src/sqlite-types';
@@ -338,6 +338,62 @@ describe('sqlite store: remembered pages, bounded in number', () => {
       await store.find('videos', { where: eq('tag', 'none-10000') });
       await store.find('videos', { where: eq('tag', 'none-0') });
       assert.equal(reads(), 10_002);
+    });
+  });
+});
+
+// A commit forgets only the pages and totals that may have held a row it changed: one whose own
+// condition asks another value of a field the row's old or new document (or the condition it was
+// deleted by) shows is kept.
+describe('sqlite store: pages kept past commits that cannot have changed them', () => {
+  const likes: Schema = { likes: { id: 'auto', fields: { user_id: 'string', video_id: 'string' }, unique: [['user_id', 'video_id']] } };
+
+  async function withLikes(fn: (store: Store) => Promise<void>): Promise<void> {
+    const store = await openSqliteStore({ schema: { ...schema, ...likes }, path: join(dir, `db-${++files}.sqlite`) });
+    try {
+      await store.insertMany('likes', [{ user_id: 'ann', video_id: '1' }, { user_id: 'bo', video_id: '1' }]);
+      await fn(store);
+    } finally {
+      await store.close();
+    }
+  }
+  const ofUser = (store: Store, user: string) => store.find('likes', { where: and(eq('user_id', user), isIn('video_id', ['1', '2'])) });
+  const videos = (page: { items: readonly Record<string, unknown>[] }) => page.items.map((l) => l.video_id);
+
+  it("keeps a user's page past another user's like and unlike, and forgets it on their own", async () => {
+    await withLikes(async (store) => {
+      const ann = await ofUser(store, 'ann');
+      const annTotal = await store.count('likes', eq('user_id', 'ann'));
+      await store.insert('likes', { user_id: 'bo', video_id: '2' });
+      await store.deleteWhere('likes', and(eq('user_id', 'bo'), eq('video_id', '1')));
+      assert.equal(await ofUser(store, 'ann'), ann, 'the same page, remembered');
+      assert.equal(await store.count('likes', eq('user_id', 'ann')), annTotal);
+      assert.deepEqual(videos(await ofUser(store, 'bo')), ['2']);
+      await store.insert('likes', { user_id: 'ann', video_id: '2' });
+      assert.deepEqual(videos(await ofUser(store, 'ann')), ['1', '2']);
+      assert.equal(await store.count('likes', eq('user_id', 'ann')), 2);
+      await store.deleteWhere('likes', and(eq('user_id', 'ann'), eq('video_id', '1')));
+      assert.deepEqual(videos(await ofUser(store, 'ann')), ['2']);
+    });
+  });
+
+  it('forgets a page a row moved into or out of, or was deleted from by id', async () => {
+    await withLikes(async (store) => {
+      await insertTagged(store, 'music', 2);
+      const jazz = () => store.find('videos', { where: eq('tag', 'jazz') });
+      assert.equal((await jazz()).total, 0);
+      const music = await store.find('videos', { where: eq('tag', 'music') });
+      await store.update('videos', '1', { tag: 'jazz' });
+      assert.deepEqual((await jazz()).items.map((v) => v.id), ['1']);
+      assert.deepEqual((await store.find('videos', { where: eq('tag', 'music') })).items.map((v) => v.id), ['2']);
+      assert.notEqual(await store.find('videos', { where: eq('tag', 'music') }), music);
+      await store.delete('videos', '1');
+      assert.equal((await jazz()).total, 0);
+      const rock = await store.find('videos', { where: eq('tag', 'rock') });
+      await store.insertMany('videos', [{ tag: 'pop', plays: 1 }]);
+      assert.equal(await store.find('videos', { where: eq('tag', 'rock') }), rock, 'no rock video was written');
+      await store.insertMany('videos', [{ tag: 'rock', plays: 1 }]);
+      assert.equal((await store.find('videos', { where: eq('tag', 'rock') })).total, 1);
     });
   });
 });

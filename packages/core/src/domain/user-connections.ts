@@ -18,8 +18,11 @@ export const sharedWith = (userId: string): Filter =>
 
 const shareRows = (userIds: string[]): Filter => withMembers({ collection: 'video_access', where: isIn('user_id', userIds) }, 'video_id', 'videos', eq('privacy_view', 'users'));
 
+/** A moderator sees every channel they moderate: their own rows need no check of the channels (GET /me asks it on every read). */
 const moderatorRows = (userIds: string[], viewer: UserRecord | null): Filter =>
-  withMembers({ collection: 'channel_moderators', where: isIn('user_id', userIds) }, 'channel_id', 'channels', visibleChannels(viewer));
+  userIds.length === 1 && userIds[0] === viewer?.id
+    ? eq('user_id', viewer.id)
+    : withMembers({ collection: 'channel_moderators', where: isIn('user_id', userIds) }, 'channel_id', 'channels', visibleChannels(viewer));
 
 /** Rows read at once for a page of users; beyond, each user's are counted instead. */
 const batchRows = 200;

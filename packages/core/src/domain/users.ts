@@ -104,8 +104,10 @@ export const representContext = (ctx: Context<unknown>): RepresentContext => ({
  * they follow each (one query), and the totals no counter keeps (from 3.2 on, where connections appear).
  */
 export async function loadUserFacts(store: Store, users: readonly UserRecord[], viewer: UserRecord | null, version: Version): Promise<UserFacts[]> {
+  // Nobody follows themselves: their own record needs no look.
+  const others = users.filter((u) => u.id !== viewer?.id).map((u) => u.id);
   const [follows, totals] = await Promise.all([
-    viewer && users.length ? store.find<FollowRecord>('follows', { where: and(eq('user_id', viewer.id), isIn('target_id', users.map((u) => u.id))) }) : null,
+    viewer && others.length ? store.find<FollowRecord>('follows', { where: and(eq('user_id', viewer.id), isIn('target_id', others)) }) : null,
     since(version, 'connections') ? connectionTotals(store, users, viewer) : users.map(() => ({ shared: 0, moderatedChannels: 0 })),
   ]);
   const followed = new Map(follows?.items.map((f) => [f.target_id, f.created_time]));
