@@ -60,15 +60,22 @@ export async function categoryStats(store: Store, category: Category, viewer: Us
 }
 
 /**
- * Category representations for the caller, each with its stats and the caller's follow of it
- * (`followed`, when the caller already has the times; else one query for all).
+ * Category representations for the caller, with the caller's follow of each (`followed`, when the
+ * caller already has the times; else one query for all). Only a category read by itself carries
+ * its stats (`withStats`): each is a count over every video of the category the caller may see
+ * (seconds for a list of categories cold at 300,000 videos), so lists show the connections
+ * without totals, as an embedded category does.
  */
-export async function representCategories(ctx: Context<unknown>, list: readonly Category[], followed?: ReadonlyMap<string, string>): Promise<Record<string, unknown>[]> {
+export async function representCategories(
+  ctx: Context<unknown>,
+  list: readonly Category[],
+  { followed, withStats = false }: { followed?: ReadonlyMap<string, string>; withStats?: boolean } = {},
+): Promise<Record<string, unknown>[]> {
   const viewer = ctx.principal.user;
   const rc = representContext(ctx);
   const [times, stats] = await Promise.all([
     followed ?? categoryFollowTimes(ctx.store, viewer, list.map((c) => c.slug)),
-    Promise.all(list.map((c) => categoryStats(ctx.store, c, viewer))),
+    withStats ? Promise.all(list.map((c) => categoryStats(ctx.store, c, viewer))) : null,
   ]);
-  return list.map((c, i) => representCategory(c, rc, times.get(c.slug) ?? null, stats[i]));
+  return list.map((c, i) => representCategory(c, rc, times.get(c.slug) ?? null, stats?.[i] ?? null));
 }

@@ -80,7 +80,7 @@ export const getCategory = operation({
   method: 'GET',
   paths: ['/categories/{category}'],
   async handle(ctx) {
-    return ok((await representCategories(ctx, [loadCategory(ctx.path.category)]))[0], 'category');
+    return ok((await representCategories(ctx, [loadCategory(ctx.path.category)], { withStats: true }))[0], 'category');
   },
 });
 

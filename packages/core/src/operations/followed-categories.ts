@@ -44,7 +44,7 @@ export const listFollowedCategories = operation({
     });
     // Follows of a category the shipped tree no longer has are skipped.
     const followed = result.items.flatMap((f) => categories.get(f.category) ?? []);
-    const data = await representCategories(ctx, followed, new Map(result.items.map((f) => [f.category, f.created_time])));
+    const data = await representCategories(ctx, followed, { followed: new Map(result.items.map((f) => [f.category, f.created_time])) });
     return listReply(ctx, page, result.total, data, 'category');
   },
 });
