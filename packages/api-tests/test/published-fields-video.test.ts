@@ -180,6 +180,26 @@ for (const driver of drivers) {
         assert.equal((await clip(episode, third.token)).metadata.interactions.rent.stream, 'available');
       });
 
+      it('follows the video off and back onto its page, and off a deleted page; a video stored before it said where it was is looked up', async () => {
+        const connections = async (id: string) => (await clip(id, owner.token)).metadata.connections;
+        const again = await addPageVideo(h, owner, page, { type: 'extra' });
+        assert.equal((await connections(again)).ondemand.uri, `/ondemand/pages/${page}`);
+        assert.equal((await h.call('DELETE', `/ondemand/pages/${page}/videos/${again}`, { token: owner.token })).status, 204);
+        assert.equal((await connections(again)).ondemand, null);
+        assert.equal((await h.call('PUT', `/ondemand/pages/${page}/videos/${again}`, { token: owner.token, json: { type: 'extra' } })).status, 200);
+        assert.equal((await connections(again)).ondemand.uri, `/ondemand/pages/${page}`);
+        // As a store written before videos named their page keeps them.
+        await h.service.store.update('videos', again, { ondemand_page_id: undefined });
+        assert.equal('ondemand_page_id' in (await h.service.store.get('videos', again))!, false);
+        assert.equal((await connections(again)).ondemand.uri, `/ondemand/pages/${page}`);
+        const doomed = await createPage(h, owner, film());
+        const onDoomed = await addPageVideo(h, owner, doomed);
+        assert.equal((await connections(onDoomed)).ondemand.uri, `/ondemand/pages/${doomed}`);
+        assert.equal((await h.call('DELETE', `/ondemand/pages/${doomed}`, { token: owner.token })).status, 204);
+        assert.equal((await connections(onDoomed)).ondemand, null);
+        assert.equal((await h.service.store.get<{ ondemand_page_id: string | null } & { id: string }>('videos', onDoomed))!.ondemand_page_id, null);
+      });
+
       it('a page that does not offer a kind of purchase has none to show', async () => {
         const filmPage = await createPage(h, owner, film());
         const main = await addPageVideo(h, owner, filmPage);

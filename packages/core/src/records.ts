@@ -138,6 +138,12 @@ export type VideoRecord = {
   /** The embed preset applied to the video. */
   preset_id: string | null;
   parent_folder: string | null;
+  /**
+   * The On Demand page the video is on, kept with every change of its page row (so the video's
+   * document, and what is remembered from it, changes with it); null when on none. Absent on
+   * videos stored before it existed, which are looked up instead.
+   */
+  ondemand_page_id?: string | null;
   created_time: string;
   modified_time: string;
   release_time: string;

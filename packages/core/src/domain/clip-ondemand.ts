@@ -9,12 +9,15 @@ import { viewableRows } from './ondemand-page-lists';
 /**
  * The On Demand side of a page of Clips: for each video on a page the caller may see (their own,
  * or one out of draft), the page, the video's season, and the page's trailer where the caller may
- * see it. One query for a page of videos on none (the usual case; the SQLite store remembers it),
- * three or four more only when some are on pages.
+ * see it. No query for videos that say they are on none (`ondemand_page_id` null), one for the
+ * others (the SQLite store remembers it), and three or four more only when some are on pages.
  */
 export async function ondemandOfVideos(store: Store, videos: readonly VideoRecord[], viewer: UserRecord | null): Promise<Map<string, ClipOndemand>> {
   const found = new Map<string, ClipOndemand>();
-  const rows = (await store.find<PageVideoRecord>('ondemand_videos', { where: isIn('video_id', videos.map((v) => v.id)) })).items;
+  // A video that says it is on no page is not: only the others are looked up.
+  const maybe = videos.filter((v) => v.ondemand_page_id !== null).map((v) => v.id);
+  if (maybe.length === 0) return found;
+  const rows = (await store.find<PageVideoRecord>('ondemand_videos', { where: isIn('video_id', maybe) })).items;
   if (rows.length === 0) return found;
   const pageIds = [...new Set(rows.map((r) => r.page_id))];
   const seasonIds = rows.flatMap((r) => (r.season_id ? [r.season_id] : []));

@@ -1,10 +1,10 @@
 import type { Filter, Store } from '../store/store';
 import { and, eq, ne, or } from '../store/filters';
-import type { UserRecord } from '../records';
+import type { UserRecord, VideoRecord } from '../records';
 import { forbidden, notFound } from '../engine/errors';
 import type { Context } from '../engine/operation';
 import { publishDuePages } from './ondemand-lifecycle';
-import type { OndemandPageRecord } from './ondemand-records';
+import type { OndemandPageRecord, PageVideoRecord } from './ondemand-records';
 
 /** Pages `viewer` may see: every page but other users' drafts. */
 export function visiblePages(viewer: UserRecord | null): Filter {
@@ -49,6 +49,8 @@ const pageOwned = [
 
 /** Deletes a page and everything that belongs to it (the caller's transaction makes it all-or-nothing). */
 export async function deletePageRecords(store: Store, pageId: string): Promise<void> {
+  const { items: rows } = await store.find<PageVideoRecord>('ondemand_videos', { where: eq('page_id', pageId) });
+  for (const row of rows) await store.update<VideoRecord>('videos', row.video_id, { ondemand_page_id: null });
   for (const collection of pageOwned) await store.deleteWhere(collection, eq('page_id', pageId));
   for (const kind of ['ondemand_poster', 'ondemand_background']) {
     await store.deleteWhere('pictures', and(eq('owner_kind', kind), eq('owner_id', pageId)));

@@ -1,5 +1,6 @@
 import type { Store } from '../store/store';
 import { eq, where } from '../store/filters';
+import type { VideoRecord } from '../records';
 import type { OndemandPageRecord, PageVideoRecord, SeasonRecord } from './ondemand-records';
 
 /**
@@ -31,6 +32,7 @@ export async function seasonFor(store: Store, pageId: string, number: number, no
 
 export async function removePageVideo(store: Store, row: PageVideoRecord): Promise<void> {
   await store.delete('ondemand_videos', row.id);
+  await store.update<VideoRecord>('videos', row.video_id, { ondemand_page_id: null });
   await countOnPage(store, row, -1);
 }
 

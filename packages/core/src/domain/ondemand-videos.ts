@@ -99,6 +99,7 @@ export async function putPageVideo(ctx: Context<unknown>, page: OndemandPageReco
   const row = existing
     ? (await store.update<PageVideoRecord>('ondemand_videos', existing.id, fields))!
     : await store.insert<PageVideoRecord>('ondemand_videos', { page_id: page.id, video_id: video.id, created_time: now, ...fields });
+  if (!existing) await store.update<VideoRecord>('videos', video.id, { ondemand_page_id: page.id });
   // Count in before counting out, so a season the video stays in is never left empty on the way.
   await countOnPage(store, row, 1);
   if (existing) await countOnPage(store, existing, -1);

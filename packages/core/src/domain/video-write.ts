@@ -69,6 +69,7 @@ export function newVideo(owner: UserRecord, now: Date): Omit<VideoRecord, 'id'> 
     embeddable: d.embed !== 'private',
     password_hash: d.view === 'password' ? owner.password_hash : null,
     review_page_active: true,
+    ondemand_page_id: null,
     embed: defaultEmbed(),
     external_links: { imdb: null, rotten_tomatoes: null },
     ratings: { mpaa: { rating: null, reason: null }, tv: { rating: null, reason: null } },
