@@ -124,4 +124,4 @@ export function mayHold(equal: ReadonlyMap<string, ReadonlySet<string>>, facts: 
 }
 
 /** Values compared as the store does: null and a missing field alike, a number and its text alike. */
-const valueKey = (value: unknown): string => (value === null || value === undefined ? '\u0000null' : String(value));
+export const valueKey = (value: unknown): string => (value === null || value === undefined ? '\u0000null' : String(value));

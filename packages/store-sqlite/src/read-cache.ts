@@ -1,5 +1,5 @@
 import { deepFreeze, type Doc, type FindResult } from '@reelbase/core';
-import { docKey, mayHold, type Changed, type OwnWrites, type RowFacts } from './own-writes';
+import { docKey, mayHold, valueKey, type Changed, type OwnWrites, type RowFacts } from './own-writes';
 import type { ReadSnapshot } from './read-snapshot';
 import type { Tables } from './sqlite-schema';
 import type { SqlValue } from './sqlite-types';
@@ -85,7 +85,7 @@ function groupOf(entry: Entry<unknown>, table: string): string {
 function differs(group: string, facts: RowFacts): boolean {
   const at = group.indexOf('\u0000');
   const field = group.slice(0, at);
-  return field in facts && !mayHold(new Map([[field, new Set([group.slice(at + 1)])]]), facts);
+  return field in facts && valueKey(facts[field]) !== group.slice(at + 1);
 }
 
 /** What a read answered, and the statement it ran (which says what tables it read). */

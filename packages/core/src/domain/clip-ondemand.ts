@@ -2,7 +2,7 @@ import type { Store } from '../store/store';
 import { and, eq, isIn } from '../store/filters';
 import type { UserRecord, VideoRecord } from '../records';
 import { by } from '../engine/list';
-import type { ClipOndemand } from '../representations/video-ondemand';
+import type { ClipOndemand, ClipPurchases } from '../representations/video-ondemand';
 import type { OndemandPageRecord, PageVideoRecord, PurchaseRecord, SeasonRecord } from './ondemand-records';
 import { viewableRows } from './ondemand-page-lists';
 
@@ -46,9 +46,9 @@ export async function ondemandOfVideos(store: Store, videos: readonly VideoRecor
   return found;
 }
 
-/** The viewer's purchases of these pages, by page and kind: the latest of each kind. */
-export async function purchasesOf(store: Store, pageIds: string[], viewer: UserRecord): Promise<Map<string, Partial<Record<PurchaseRecord['type'], PurchaseRecord>>>> {
-  const latest = new Map<string, Partial<Record<PurchaseRecord['type'], PurchaseRecord>>>();
+/** The viewer's purchases of these pages, by page and kind: the latest of each kind (for Clips and pages alike). */
+export async function purchasesOf(store: Store, pageIds: string[], viewer: UserRecord): Promise<Map<string, ClipPurchases>> {
+  const latest = new Map<string, ClipPurchases>();
   if (pageIds.length === 0) return latest;
   const { items } = await store.find<PurchaseRecord>('ondemand_purchases', { where: and(eq('user_id', viewer.id), isIn('page_id', pageIds)), orderBy: by('purchase_time', 'asc') });
   // Ascending time: the last one written per kind is the latest.

@@ -5,10 +5,11 @@ import type { Context } from '../engine/operation';
 import { since } from '../engine/versions';
 import { by } from '../engine/list';
 import { isoTime } from '../representations/common';
-import { representPage, type PagePurchases } from '../representations/ondemand-page';
+import { representPage } from '../representations/ondemand-page';
 import { pageTotals, viewableRows } from './ondemand-page-lists';
-import type { OndemandPageRecord, PageRegionRecord, PageVideoRecord, PurchaseRecord } from './ondemand-records';
+import type { OndemandPageRecord, PageRegionRecord, PageVideoRecord } from './ondemand-records';
 import { representPageVideos } from './ondemand-videos';
+import { purchasesOf } from './clip-ondemand';
 import { representContext } from './users';
 
 /**
@@ -23,22 +24,13 @@ export async function representPages(ctx: Context<unknown>, pages: OndemandPageR
   const current = since(ctx.version, 'ondemandFields');
   const [owners, bought, regionRows, trailers, totals] = await Promise.all([
     ctx.store.find<UserRecord>('users', { where: isIn('id', [...new Set(pages.map((p) => p.user_id))]) }),
-    viewer && current
-      ? ctx.store.find<PurchaseRecord>('ondemand_purchases', { where: and(eq('user_id', viewer.id), isIn('page_id', ids)), orderBy: by('purchase_time', 'asc') })
-      : null,
+    viewer && current ? purchasesOf(ctx.store, ids, viewer) : null,
     current ? null : ctx.store.find<PageRegionRecord>('ondemand_regions', { where: isIn('page_id', ids), orderBy: by('country', 'asc') }),
     current ? pageTrailers(ctx, pages) : null,
     current ? Promise.all(pages.map((page) => pageTotals(ctx, page))) : null,
   ]);
   const ownerById = new Map(owners.items.map((u) => [u.id, u]));
   const now = isoTime(ctx.now());
-  const purchases = new Map<string, PagePurchases>();
-  // Ascending time: the last one written per kind is the latest.
-  for (const p of bought?.items ?? []) {
-    const entry = purchases.get(p.page_id) ?? { now, latest: {} };
-    entry.latest[p.type] = p;
-    purchases.set(p.page_id, entry);
-  }
   const regions = new Map<string, Country[]>();
   for (const r of regionRows?.items ?? []) regions.set(r.page_id, [...(regions.get(r.page_id) ?? []), countries.get(r.country)!]);
   const rc = representContext(ctx);
@@ -47,7 +39,7 @@ export async function representPages(ctx: Context<unknown>, pages: OndemandPageR
       page,
       {
         owner: ownerById.get(page.user_id)!,
-        purchases: purchases.get(page.id) ?? { now, latest: {} },
+        purchases: { now, latest: bought?.get(page.id) ?? {} },
         regions: current ? undefined : (regions.get(page.id) ?? []),
         ondemandFields: totals ? { trailer: trailers?.get(page.id) ?? null, totals: totals[i] } : undefined,
       },

@@ -1,6 +1,6 @@
 import { object } from 'superstruct';
 import { listParams, listReply, pageOf, type ListParams } from '../engine/list';
-import { operation, type Context, type Reply } from '../engine/operation';
+import { operation } from '../engine/operation';
 import { sharedWith } from '../domain/user-connections';
 import { userVideoListParams } from '../domain/user-video-lists';
 import { actingUser, targetUser } from '../domain/users';
@@ -15,8 +15,25 @@ import { clipSorts, listVisibleVideos, type ClipSort } from '../domain/video-lis
 
 const pageParams = object(listParams({ direction: false }));
 
-/** An empty page of a list reelbase keeps nothing in, paged as any other. */
-const emptyPage = (ctx: Context<unknown>, kind: string): Reply => listReply(ctx, pageOf(ctx.params as ListParams), 0, [], kind);
+/**
+ * A list of the user's that reelbase keeps nothing in, answering an empty page paged as any other:
+ * at `/me/<path>` and `/users/{user_id}/<path>`, to the user themselves (`private`, with `doing`
+ * naming what others may not) or to anybody.
+ */
+function emptyList(o: { id: string; summary: string; path: string; kind: string; ownOnly?: string }) {
+  return operation({
+    id: o.id,
+    summary: o.summary,
+    method: 'GET',
+    paths: [`/me/${o.path}`, `/users/{user_id}/${o.path}`],
+    ...(o.ownOnly ? { scope: 'private' as const } : {}),
+    params: pageParams,
+    async handle(ctx) {
+      await (o.ownOnly ? actingUser(ctx, o.ownOnly) : targetUser(ctx));
+      return listReply(ctx, pageOf(ctx.params as ListParams), 0, [], o.kind);
+    },
+  });
+}
 
 export const listSharedVideos = operation({
   id: 'users.shared.list',
@@ -32,55 +49,35 @@ export const listSharedVideos = operation({
   },
 });
 
-export const listBlockedUsers = operation({
+export const listBlockedUsers = emptyList({
   id: 'users.block.list',
   summary: 'List the users the user blocks: always empty, as reelbase has no blocking; only the user themselves',
-  method: 'GET',
-  paths: ['/me/block', '/users/{user_id}/block'],
-  scope: 'private',
-  params: pageParams,
-  async handle(ctx) {
-    await actingUser(ctx, 'see whom they block');
-    return emptyPage(ctx, 'user');
-  },
+  path: 'block',
+  kind: 'user',
+  ownOnly: 'see whom they block',
 });
 
-export const listPortfolios = operation({
+export const listPortfolios = emptyList({
   id: 'users.portfolios.list',
   summary: "List the user's portfolios: always empty, as reelbase has no portfolios",
-  method: 'GET',
-  paths: ['/me/portfolios', '/users/{user_id}/portfolios'],
-  params: pageParams,
-  async handle(ctx) {
-    await targetUser(ctx);
-    return emptyPage(ctx, 'portfolio');
-  },
+  path: 'portfolios',
+  kind: 'portfolio',
 });
 
-export const listRecommendedChannels = operation({
+export const listRecommendedChannels = emptyList({
   id: 'users.recommendations.channels.list',
   summary: 'List the channels recommended to the user to follow: always empty, as reelbase recommends no channels; only the user themselves',
-  method: 'GET',
-  paths: ['/me/recommendations/channels', '/users/{user_id}/recommendations/channels'],
-  scope: 'private',
-  params: pageParams,
-  async handle(ctx) {
-    await actingUser(ctx, 'see their recommendations');
-    return emptyPage(ctx, 'channel');
-  },
+  path: 'recommendations/channels',
+  kind: 'channel',
+  ownOnly: 'see their recommendations',
 });
 
-export const listRecommendedUsers = operation({
+export const listRecommendedUsers = emptyList({
   id: 'users.recommendations.users.list',
   summary: 'List the users recommended to the user to follow: always empty, as reelbase recommends no users; only the user themselves',
-  method: 'GET',
-  paths: ['/me/recommendations/users', '/users/{user_id}/recommendations/users'],
-  scope: 'private',
-  params: pageParams,
-  async handle(ctx) {
-    await actingUser(ctx, 'see their recommendations');
-    return emptyPage(ctx, 'user');
-  },
+  path: 'recommendations/users',
+  kind: 'user',
+  ownOnly: 'see their recommendations',
 });
 
 export const userConnectionOperations = [listSharedVideos, listBlockedUsers, listPortfolios, listRecommendedChannels, listRecommendedUsers];

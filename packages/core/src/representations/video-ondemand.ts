@@ -1,4 +1,5 @@
-import type { OndemandPageRecord, PageVideoRecord, PurchaseRecord, SeasonRecord } from '../domain/ondemand-records';
+import type { OndemandPageRecord, PageVideoRecord, SeasonRecord } from '../domain/ondemand-records';
+import type { PagePurchases } from './ondemand-page';
 import { offerOf, unsoldReason } from '../domain/ondemand-offers';
 import { resourceKey, type RepresentContext } from './common';
 
@@ -11,8 +12,8 @@ export interface ClipOndemand {
   trailer: PageVideoRecord | null;
 }
 
-/** The latest purchase of each kind the viewer made of the video's page. */
-export type ClipPurchases = Partial<Record<PurchaseRecord['type'], PurchaseRecord>>;
+/** The latest purchase of each kind the viewer made of the video's page (as the page's own representation reads them). */
+export type ClipPurchases = PagePurchases['latest'];
 
 /** The Clip's `ondemand`, `season` and `trailer` connections: null for a video on no page the viewer may see. */
 export function ondemandConnections(od: ClipOndemand | null): Record<string, unknown> {
