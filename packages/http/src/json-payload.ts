@@ -1,8 +1,13 @@
 import { spliceOf, type Splice } from '@reelbase/core';
 
-/** A body's JSON as a response sends it: UTF-8 bytes (or a short text) and its length in bytes. */
+/**
+ * A body's JSON as a response sends it: pieces to write in order (UTF-8 bytes of shared parts, and
+ * the texts between them) and the length of them all in bytes. A page of Clips is sent as its
+ * pieces in one gathered write: copying them into one buffer first cost a list read as much as
+ * building it, and a buffer of that size on every read kept the garbage collector busy.
+ */
 export interface JsonPayload {
-  data: Buffer | string;
+  chunks: (Buffer | string)[];
   bytes: number;
 }
 
@@ -26,16 +31,25 @@ const SPLICE_DEPTH = 3;
 export function jsonPayload(body: unknown): JsonPayload {
   if (isShared(body)) {
     const data = sharedBytes(body);
-    return { data, bytes: data.length };
+    return { chunks: [data], bytes: data.length };
   }
-  const chunks: (string | Buffer)[] = [];
-  if (!writeJson(body, SPLICE_DEPTH, chunks)) chunks.push('null');
-  if (chunks.every((c) => typeof c === 'string')) {
-    const text = chunks.join('');
-    return { data: text, bytes: Buffer.byteLength(text) };
+  const pieces: (string | Buffer)[] = [];
+  if (!writeJson(body, SPLICE_DEPTH, pieces)) pieces.push('null');
+  // Texts between shared parts joined: one string per gap, not one per comma.
+  const chunks: (Buffer | string)[] = [];
+  let bytes = 0;
+  let text = '';
+  for (const piece of pieces) {
+    if (typeof piece === 'string') {
+      text += piece;
+      continue;
+    }
+    if (text) chunks.push(text), (bytes += Buffer.byteLength(text)), (text = '');
+    chunks.push(piece);
+    bytes += piece.length;
   }
-  const data = Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c)));
-  return { data, bytes: data.length };
+  if (text) chunks.push(text), (bytes += Buffer.byteLength(text));
+  return { chunks, bytes };
 }
 
 /**

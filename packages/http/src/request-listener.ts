@@ -164,10 +164,14 @@ function write(res: ServerResponse, answer: ServiceResponse, extra: Record<strin
     res.writeHead(answer.status, headers).end();
     return;
   }
-  // Ended as one chunk, node:http sends headers and body in one write.
-  const { data, bytes } = jsonPayload(answer.body);
+  const { chunks, bytes } = jsonPayload(answer.body);
   headers['Content-Length'] = String(bytes);
-  res.writeHead(answer.status, headers).end(head ? undefined : data);
+  res.writeHead(answer.status, headers);
+  if (head) return void res.end();
+  // Corked (end uncorks), node:http sends the headers and every piece in one gathered write.
+  res.cork();
+  for (const chunk of chunks.slice(0, -1)) res.write(chunk);
+  res.end(chunks.at(-1));
 }
 
 /** The peer's address; behind a trusted proxy, the last X-Forwarded-For entry (the one the proxy added, not the client's claim). */
