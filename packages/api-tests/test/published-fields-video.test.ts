@@ -178,6 +178,13 @@ for (const driver of drivers) {
         // Another viewer has bought nothing.
         const third = await h.user('Third');
         assert.equal((await clip(episode, third.token)).metadata.interactions.rent.stream, 'available');
+        // Read a second before the rental runs out and a second after, with nothing stored changed
+        // (and within one day, whose links a Clip's base is built for): a remembered Clip does not outlive it.
+        h.clock.advance((Date.parse(rent.expires_time) - h.clock.now().getTime()) / 1000 - 1);
+        assert.equal((await clip(episode, other.token)).metadata.interactions.rent.stream, 'purchased');
+        h.clock.advance(2);
+        const expired = (await clip(episode, other.token)).metadata.interactions.rent;
+        assert.deepEqual([expired.stream, expired.expires_time], ['available', rent.expires_time]);
       });
 
       it('follows the video off and back onto its page, and off a deleted page; a video stored before it said where it was is looked up', async () => {

@@ -39,7 +39,7 @@ export function ondemandInteractions(od: ClipOndemand | null, purchases: ClipPur
   const offer = (type: 'buy' | 'rent') => {
     if (!offerOf(od.page, type).active) return null;
     const purchase = purchases[type];
-    const running = !!purchase && (purchase.expires_time === null || new Date(purchase.expires_time).toISOString() > now);
+    const running = runningAt(purchase, now);
     const sold = unsoldReason(od.page, type) === null;
     const price = (type === 'buy' ? od.row.buy_price : od.row.rent_price)?.USD ?? offerOf(od.page, type).price.USD ?? null;
     return {
@@ -60,3 +60,7 @@ export function ondemandInteractions(od: ClipOndemand | null, purchases: ClipPur
   };
   return { buy: offer('buy'), rent: offer('rent') };
 }
+
+/** Whether a purchase gives access at `now` (an ISO time): bought, or rented and not yet expired. */
+export const runningAt = (purchase: ClipPurchases[keyof ClipPurchases], now: string): boolean =>
+  !!purchase && (purchase.expires_time === null || new Date(purchase.expires_time).toISOString() > now);

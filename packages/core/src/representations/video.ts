@@ -9,7 +9,7 @@ import { representProject } from './project';
 import { representTag } from './tag';
 import { representFiles, representPlay } from './video-play';
 import { representUserSummary, userUri } from './user';
-import { ondemandConnections, ondemandInteractions, type ClipOndemand, type ClipPurchases } from './video-ondemand';
+import { ondemandConnections, ondemandInteractions, runningAt, type ClipOndemand, type ClipPurchases } from './video-ondemand';
 import { uploadLinks } from '../uploads/uploads';
 import { Remembered } from './remembered';
 import { splice } from './spliced';
@@ -174,9 +174,19 @@ export function withViewerState(base: Record<string, unknown>, video: VideoRecor
     return { connections, interactions };
   };
   if (!Object.isFrozen(base)) return { ...base, metadata: build() };
-  const bought = Object.values(state.purchases).map((p) => `${p.id}@${p.expires_time}`);
-  const key = [viewer, state.liked, state.watchlater, state.watched, state.moderatedChannels, state.availableAlbums, ...bought].join('\u0000');
-  return viewerClips.get(base, key, () => splice(base, 'metadata', build()));
+  return viewerClips.get(base, viewerKey(viewer, state, ctx.now), () => splice(base, 'metadata', build()));
+}
+
+/**
+ * Everything a viewer's `metadata` shows beyond the base, as a key: a rental shows as running
+ * until it expires. Built for every Clip of a page, and most are ones the viewer has done
+ * nothing with, so the common part is a short text and the rest is added only when there is some.
+ */
+function viewerKey(viewer: string, state: ViewerState, now: Date): string {
+  let key = `${viewer}\u0000${state.moderatedChannels}\u0000${state.availableAlbums}`;
+  if (state.liked !== null || state.watchlater !== null || state.watched !== null) key += `\u0000${state.liked}\u0000${state.watchlater}\u0000${state.watched}`;
+  for (const [type, purchase] of Object.entries(state.purchases)) key += `\u0000${type}:${purchase.id}@${purchase.expires_time}:${runningAt(purchase, now.toISOString())}`;
+  return key;
 }
 
 /** Viewers' Clips, per shared base (a frozen one is never rebuilt in place). */
