@@ -25,6 +25,8 @@ export class SqliteStore implements Store {
 
   /** Undefined for ':memory:'. */
   readonly reader: Operations | undefined;
+  /** The read-only connection remembers what it read (read-cache.ts). */
+  readonly remembersReads: boolean;
 
   constructor(
     readonly writer: Operations,
@@ -34,6 +36,7 @@ export class SqliteStore implements Store {
     private readonly load?: { end: () => void; writer?: BulkWriter },
   ) {
     this.reader = read?.ops;
+    this.remembersReads = read !== undefined;
     this.#snapshot = read?.snapshot;
     // Reads move past a commit before it is acknowledged to its writers, and forget what it changed.
     this.#groups = new GroupCommit(writer.conn.db, DEFAULT_GROUP_LIMITS, () => {

@@ -44,7 +44,7 @@ export async function representVideos(ctx: Context<unknown>, videos: VideoRecord
   const videoIds = videos.map((v) => v.id);
   const viewer = ctx.principal.user;
   const times = (collection: 'likes' | 'watchlater' | 'watched', total: number) =>
-    viewer && total > 0 ? timesByVideo(ctx.store, collection, viewer.id, videoIds) : new Map<string, string>();
+    viewer && total > 0 ? timesByVideo(ctx.store, collection, viewer.id, total, videoIds) : noTimes;
   // Finds without a limit need no separate count.
   const folderIds = [...new Set(videos.flatMap((v) => (v.parent_folder ? [v.parent_folder] : [])))];
   const withMetadata = since(ctx.version, 'connections');
@@ -128,11 +128,34 @@ async function ownersOf(store: Store, ids: string[]): Promise<UserRecord[]> {
   return owner ? [owner] : [];
 }
 
-/** video id → time of the viewer's row in a user↔video membership collection. */
-async function timesByVideo(store: Store, collection: string, userId: string, videoIds: string[]): Promise<Map<string, string>> {
-  const { items } = await store.find<UserVideoRecord>(collection, { where: and(eq('user_id', userId), isIn('video_id', videoIds)) });
-  return new Map(items.map((r) => [r.video_id, r.created_time]));
+/** A viewer's rows of a membership collection read whole where the store remembers reads, up to this many. */
+const WHOLE_ROWS = 50;
+
+const noTimes: ReadonlyMap<string, string> = new Map();
+
+/**
+ * video id → time of the viewer's row in a user↔video membership collection (of `total` rows).
+ * A store that remembers reads is asked for all the viewer's rows when they are few: the same
+ * read for every video and page they look at, remembered once, where asking for each page's
+ * videos is a new read per page.
+ */
+async function timesByVideo(store: Store, collection: string, userId: string, total: number, videoIds: string[]): Promise<ReadonlyMap<string, string>> {
+  const whole = store.remembersReads === true && total <= WHOLE_ROWS;
+  const { items } = await store.find<UserVideoRecord>(collection, { where: whole ? eq('user_id', userId) : and(eq('user_id', userId), isIn('video_id', videoIds)) });
+  return timesOf(items);
 }
+
+/** The rows' times by video, made once per remembered (frozen, shared) answer. */
+function timesOf(rows: readonly UserVideoRecord[]): ReadonlyMap<string, string> {
+  let times = rememberedTimes.get(rows);
+  if (!times) {
+    times = new Map(rows.map((r) => [r.video_id, r.created_time]));
+    if (Object.isFrozen(rows)) rememberedTimes.set(rows, times);
+  }
+  return times;
+}
+
+const rememberedTimes = new WeakMap<readonly UserVideoRecord[], ReadonlyMap<string, string>>();
 
 export async function representOne(ctx: Context<unknown>, video: VideoRecord): Promise<Record<string, unknown>> {
   return (await representVideos(ctx, [video]))[0];

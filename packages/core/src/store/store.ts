@@ -107,6 +107,13 @@ export interface Store {
    */
   lockNext?<T extends Doc = Doc>(collection: string, where: Filter, orderBy: OrderBy[], limit: number): Promise<T[]>;
   /**
+   * True where the store answers a repeated read from memory until a row it read changes (the
+   * SQLite store's reads outside transactions). Core then asks what repeats from request to
+   * request (all of a viewer's few likes) rather than what differs (their likes among this page's
+   * videos): one remembered answer serves every page.
+   */
+  readonly remembersReads?: boolean;
+  /**
    * A request counter shared by every process on this store's database, for a driver whose store
    * several servers open at once (PostgreSQL). It counts outside any transaction. Absent where one
    * process owns the store (SQLite, JSON): the service then counts in memory.
