@@ -9,9 +9,11 @@ import type { Connection } from './sqlite-connection';
  */
 export class ReadSnapshot {
   #open = false;
-  #dataVersion = 0;
+  #dataVersion: number | undefined;
   #writerVersion: number | undefined;
   #foreign = false;
+  /** A foreign commit was seen: the next change the reader sees counts as foreign too (enter says why). */
+  #recheck = false;
 
   constructor(
     readonly conn: Connection,
@@ -25,18 +27,25 @@ export class ReadSnapshot {
     // Prepared once (the connection's cache): exec() would parse the statement on every turn.
     this.conn.run('BEGIN');
     this.#open = true;
-    // The writer's version is read before the snapshot starts (the reader's pragma starts it): a
-    // commit of another process seen by neither is seen at the next turn's check, never missed.
-    const writer = version(this.writer);
-    if (this.#writerVersion !== undefined && writer !== this.#writerVersion) this.#foreign = true;
-    this.#writerVersion = writer;
-    this.#dataVersion = version(this.conn);
+    // The reader's pragma starts the snapshot. Unchanged, nobody committed: the writer's version
+    // (which only another process's commits change) is asked only when the reader's changed.
+    const reader = version(this.conn);
+    if (reader !== this.#dataVersion) {
+      const writer = version(this.writer);
+      const foreign = this.#writerVersion !== undefined && writer !== this.#writerVersion;
+      // A foreign commit made after this snapshot started and before the writer was asked is not in
+      // this snapshot, so what is read now may miss it: the next change seen clears again.
+      if (foreign || this.#recheck) this.#foreign = true;
+      this.#recheck = foreign;
+      this.#writerVersion = writer;
+      this.#dataVersion = reader;
+    }
     setImmediate(() => this.end());
   }
 
   /** SQLite's data_version as this snapshot sees it: it changes when another connection commits. */
   dataVersion(): number {
-    return this.#dataVersion;
+    return this.#dataVersion!;
   }
 
   /** Whether another process committed since the last call (this process's commits are OwnWrites'). */
