@@ -4,7 +4,7 @@ export * from './store/filters';
 export * from './store/sequences';
 export { Deferred } from './store/deferred';
 export { ScopeStorage } from './store/scope-storage';
-export { copyJson, deepFreeze } from './store/copy-json';
+export { copyJson, deepFreeze, isShared } from './store/copy-json';
 export { splice, spliceOf, type Splice } from './representations/spliced';
 export { schema } from './schema/collections';
 export { createService, type CreateServiceOptions } from './service';

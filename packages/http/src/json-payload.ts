@@ -1,4 +1,4 @@
-import { spliceOf, type Splice } from '@reelbase/core';
+import { isShared as sharedByCore, spliceOf, type Splice } from '@reelbase/core';
 
 /**
  * A body's JSON as a response sends it: pieces to write in order (UTF-8 bytes of shared parts, and
@@ -119,5 +119,5 @@ function templateOf({ base, key }: Splice): { before: Buffer; after: Buffer } {
   return template;
 }
 
-/** Core deep-freezes what it shares (a spliced object too): a frozen object never changes. */
-const isShared = (value: unknown): value is object => value !== null && typeof value === 'object' && Object.isFrozen(value);
+/** Core deep-freezes what it shares (a spliced object too): such an object never changes. */
+const isShared = (value: unknown): value is object => sharedByCore(value);

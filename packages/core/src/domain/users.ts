@@ -11,7 +11,7 @@ import { nameKey } from './user-search';
 import { since, type Version } from '../engine/versions';
 import { connectionTotals } from './user-connections';
 import { Remembered } from '../representations/remembered';
-import { deepFreeze } from '../store/copy-json';
+import { deepFreeze, isShared } from '../store/copy-json';
 
 export interface NewUser {
   name: string;
@@ -127,7 +127,7 @@ export async function representUsers(ctx: Context<unknown>, users: UserRecord[])
  */
 function sharedUser(user: UserRecord, rc: RepresentContext, facts: UserFacts): Record<string, unknown> {
   const viewer = rc.viewer;
-  if (!Object.isFrozen(user) || (viewer && !Object.isFrozen(viewer))) return representUser(user, rc, facts);
+  if (!isShared(user) || (viewer && !isShared(viewer))) return representUser(user, rc, facts);
   const key = [viewer?.id, viewer?.can_follow, facts.followed, facts.moderatedChannels, facts.shared, rc.baseUrl, rc.version.join('.')].join('\u0000');
   return sharedUsers.get(user, key, () => deepFreeze(representUser(user, rc, facts)));
 }

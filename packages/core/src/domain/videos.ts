@@ -10,7 +10,7 @@ import { ondemandOfVideos, purchasesOf } from './clip-ondemand';
 import { mayAddToAlbums } from './albums';
 import type { RepresentContext } from '../representations/common';
 import { sameVersion, since, type Version } from '../engine/versions';
-import { deepFreeze } from '../store/copy-json';
+import { deepFreeze, isShared } from '../store/copy-json';
 import { forgetAppearances } from './appearances';
 import { removeVideoFromGroups } from './group-videos';
 import { representContext } from './users';
@@ -99,7 +99,7 @@ const sharedBases = new WeakMap<VideoRecord, { owner?: SharedBase; others?: Shar
 
 function sharedBase(video: VideoRecord, owner: UserRecord, folder: ProjectRecord | null, od: ClipOndemand | null, rc: RepresentContext): Record<string, unknown> {
   const shows = [owner, folder, od?.page ?? null, od?.row ?? null, od?.season ?? null, od?.trailer ?? null];
-  if (!Object.isFrozen(video) || !shows.every((doc) => doc === null || Object.isFrozen(doc))) return clipBase(video, owner, rc, folder, od);
+  if (!isShared(video) || !shows.every((doc) => doc === null || isShared(doc))) return clipBase(video, owner, rc, folder, od);
   const role = rc.viewer?.id === video.user_id ? 'owner' : 'others';
   let known = sharedBases.get(video);
   if (!known) sharedBases.set(video, (known = {}));
@@ -150,7 +150,7 @@ function timesOf(rows: readonly UserVideoRecord[]): ReadonlyMap<string, string> 
   let times = rememberedTimes.get(rows);
   if (!times) {
     times = new Map(rows.map((r) => [r.video_id, r.created_time]));
-    if (Object.isFrozen(rows)) rememberedTimes.set(rows, times);
+    if (isShared(rows)) rememberedTimes.set(rows, times);
   }
   return times;
 }

@@ -1,5 +1,6 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../store/store';
+import { isShared } from '../store/copy-json';
 import type { UserRecord } from '../records';
 import { unauthorized } from './errors';
 import type { Scope } from './scopes';
@@ -48,7 +49,7 @@ function principalOfRecord(record: TokenRecord, user: UserRecord): Principal {
   const known = principals.get(record);
   if (known?.user === user) return known.principal;
   const principal: Principal = { user, scopes: new Set(record.scopes) };
-  if (Object.isFrozen(record) && Object.isFrozen(user)) principals.set(record, { user, principal });
+  if (isShared(record) && isShared(user)) principals.set(record, { user, principal });
   return principal;
 }
 

@@ -15,9 +15,9 @@ export interface Splice {
  * in turn: a serialiser writes it as the base's remembered text with only `value` written anew.
  */
 export function splice<T extends object>(base: T, key: keyof T & string, value: unknown): T {
-  const out = { ...base, [key]: deepFreeze(value) };
+  const out = { ...base, [key]: value };
   Object.defineProperty(out, splicedFrom, { value: { base, key } satisfies Splice });
-  return Object.freeze(out);
+  return deepFreeze(out);
 }
 
 export const spliceOf = (value: object): Splice | undefined => (value as { [splicedFrom]?: Splice })[splicedFrom];

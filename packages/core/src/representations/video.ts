@@ -13,6 +13,7 @@ import { ondemandConnections, ondemandInteractions, runningAt, type ClipOndemand
 import { uploadLinks } from '../uploads/uploads';
 import { Remembered } from './remembered';
 import { splice } from './spliced';
+import { isShared } from '../store/copy-json';
 
 /** What the viewer has done with a video: the times they liked, queued and last watched it. */
 export interface ViewerState {
@@ -173,7 +174,7 @@ export function withViewerState(base: Record<string, unknown>, video: VideoRecor
     };
     return { connections, interactions };
   };
-  if (!Object.isFrozen(base)) return { ...base, metadata: build() };
+  if (!isShared(base)) return { ...base, metadata: build() };
   return viewerClips.get(base, viewerKey(viewer, state, ctx.now), () => splice(base, 'metadata', build()));
 }
 
