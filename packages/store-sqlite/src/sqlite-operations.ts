@@ -14,6 +14,7 @@ import { statementKey, type Asked, type Read, type ReadCache } from './read-cach
 import { mirroredColumns } from './sqlite-mirror';
 import { compileFind, compileWhere, pageOf } from './compile-query';
 import { equalities, factsOf, type OwnWrites } from './own-writes';
+import { readKey } from './read-keys';
 import { columnValues, decodeRow, encodeText, mergePatch, toSql, toSqlId, type Body, type Row } from './row-codec';
 import type { Connection } from './sqlite-connection';
 import { DOC_COLUMN, quote, type Table, type Tables } from './sqlite-schema';
@@ -150,7 +151,7 @@ export class Operations {
       return { value: this.#countRow(sql, params), sql };
     };
     // Remembered by what was asked, so a repeated question is not compiled again.
-    return this.cache ? this.conn.snapshot(() => this.cache!.count(`${table.name}\u0000${JSON.stringify(where ?? null)}`, read, () => asked(table, where))) : read().value;
+    return this.cache ? this.conn.snapshot(() => this.cache!.count(readKey(table.name, 'count', where, null), read, () => asked(table, where))) : read().value;
   }
 
   find<T extends Doc>(collection: string, options: FindOptions = {}): FindResult<T> {
@@ -172,7 +173,7 @@ export class Operations {
       return { value: limit === undefined ? page() : this.conn.snapshot(page), sql };
     };
     // Remembered by what was asked (filters hold only JSON values), so a repeated read is not compiled again.
-    return this.cache ? this.cache.find(`${table.name}\u0000${JSON.stringify(options)}`, read, () => asked(table, options.where)) : read().value;
+    return this.cache ? this.cache.find(readKey(table.name, 'find', options.where, { ...options, where: undefined }), read, () => asked(table, options.where)) : read().value;
   }
 
   findOne<T extends Doc>(collection: string, where: Filter, orderBy?: OrderBy[]): T | null {
@@ -183,7 +184,7 @@ export class Operations {
       const row = this.conn.get<Row>(sql, params);
       return { value: { items: row ? [decodeRow<T>(row)] : [], total: row ? 1 : 0 }, sql };
     };
-    const found = this.cache ? this.cache.find(`${table.name}\u0000one\u0000${JSON.stringify([where, orderBy])}`, read, () => asked(table, where)) : read().value;
+    const found = this.cache ? this.cache.find(readKey(table.name, 'one', where, orderBy ?? null), read, () => asked(table, where)) : read().value;
     return found.items[0] ?? null;
   }
 

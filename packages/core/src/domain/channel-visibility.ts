@@ -2,6 +2,7 @@ import type { Filter, Store } from '../store/store';
 import { and, eq, inSelect, or, where } from '../store/filters';
 import type { UserRecord } from '../records';
 import type { ChannelRecord } from './channel-records';
+import { viewerFilter } from './viewer-filters';
 
 /**
  * The one rule deciding who may see a channel (its privacy), in two forms: a check for one
@@ -23,10 +24,12 @@ export async function canViewChannel(store: Store, channel: ChannelRecord, viewe
 /** Channels `viewer` may see listed. */
 export function visibleChannels(viewer: UserRecord | null): Filter {
   if (!viewer) return eq('privacy_view', 'anybody');
-  return or(
-    eq('privacy_view', 'anybody'),
-    inSelect('id', 'channel_moderators', 'channel_id', eq('user_id', viewer.id)),
-    and(eq('privacy_view', 'users'), inSelect('id', 'channel_access', 'channel_id', eq('user_id', viewer.id))),
+  return viewerFilter(viewer, visibleChannels, () =>
+    or(
+      eq('privacy_view', 'anybody'),
+      inSelect('id', 'channel_moderators', 'channel_id', eq('user_id', viewer.id)),
+      and(eq('privacy_view', 'users'), inSelect('id', 'channel_access', 'channel_id', eq('user_id', viewer.id))),
+    ),
   );
 }
 

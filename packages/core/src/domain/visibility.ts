@@ -3,6 +3,7 @@ import { and, eq, inSelect, or, where } from '../store/filters';
 import type { UserRecord, VideoRecord } from '../records';
 import { forbidden, notFound } from '../engine/errors';
 import { verifySecret } from './secrets';
+import { viewerFilter } from './viewer-filters';
 
 /**
  * The one rule deciding who may see a video (SPEC.md privacy.view), in two forms: a check for
@@ -53,11 +54,13 @@ const ownFields: VideoFields = { id: 'id', user_id: 'user_id', privacy_view: 'pr
 /** Videos `viewer` may see listed, whoever owns them; `f` names the fields (a membership's mirrored copies). */
 export function visibleVideos(viewer: UserRecord | null, f: VideoFields = ownFields): Filter {
   if (!viewer) return eq(f.privacy_view, 'anybody');
-  return or(
-    eq(f.user_id, viewer.id),
-    eq(f.privacy_view, 'anybody'),
-    and(eq(f.privacy_view, 'contacts'), inSelect(f.user_id, 'follows', 'user_id', eq('target_id', viewer.id))),
-    and(eq(f.privacy_view, 'users'), inSelect(f.id, 'video_access', 'video_id', eq('user_id', viewer.id))),
+  return viewerFilter(viewer, f, () =>
+    or(
+      eq(f.user_id, viewer.id),
+      eq(f.privacy_view, 'anybody'),
+      and(eq(f.privacy_view, 'contacts'), inSelect(f.user_id, 'follows', 'user_id', eq('target_id', viewer.id))),
+      and(eq(f.privacy_view, 'users'), inSelect(f.id, 'video_access', 'video_id', eq('user_id', viewer.id))),
+    ),
   );
 }
 

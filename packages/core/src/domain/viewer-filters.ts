@@ -1,0 +1,22 @@
+import type { Filter } from '../store/store';
+import type { UserRecord } from '../records';
+import { deepFreeze, isShared } from '../store/copy-json';
+
+/**
+ * Conditions that depend on the viewer alone (which videos, which channels they may see), built
+ * once per viewer document and rule and shared: every list the viewer reads asks the same one, and
+ * a store that remembers reads knows a shared condition's text without writing it out again
+ * (store-sqlite read-keys.ts). A changed viewer is a new document, so a condition never outlives
+ * what it was built from; documents that are not shared (fresh on every read) are not remembered.
+ */
+const byViewer = new WeakMap<UserRecord, Map<object, Filter>>();
+
+/** The condition `build` makes for `viewer` under `rule` (any object naming it: the builder, the fields it reads). */
+export function viewerFilter(viewer: UserRecord, rule: object, build: () => Filter): Filter {
+  if (!isShared(viewer)) return build();
+  let known = byViewer.get(viewer);
+  if (!known) byViewer.set(viewer, (known = new Map()));
+  let filter = known.get(rule);
+  if (!filter) known.set(rule, (filter = deepFreeze(build())));
+  return filter;
+}
