@@ -72,11 +72,16 @@ export function createEngine(options: ServiceOptions): Service {
   const onError = options.onError ?? ((e: unknown) => console.error('reelbase: unexpected error', e));
   const jobs = jobSignal();
   let signer: Promise<LinkSigner> | undefined;
+  // Once loaded, handed out without an await: a request should not wait a turn for it.
+  let loadedSigner: LinkSigner | undefined;
   const links = (): Promise<LinkSigner> =>
-    (signer ??= loadLinkSigner(store, now()).catch((e: unknown) => {
-      signer = undefined;
-      throw e;
-    }));
+    (signer ??= loadLinkSigner(store, now()).then(
+      (loaded) => (loadedSigner = loaded),
+      (e: unknown) => {
+        signer = undefined;
+        throw e;
+      },
+    ));
   const limiter = options.rateLimiter ?? (config.rateLimit ? (store.sharedRateLimiter?.(config.rateLimit) ?? memoryRateLimiter(config.rateLimit)) : null);
 
   const respond = (reply: Reply, version: Version, fields: string | undefined): ServiceResponse => {
@@ -142,7 +147,7 @@ export function createEngine(options: ServiceOptions): Service {
       version,
       request: parsed,
       baseUrl: request.baseUrl ?? config.baseUrl,
-      links: await links(),
+      links: loadedSigner ?? (await links()),
       ...(request.blobs ? { blobs: request.blobs } : {}),
       ...(request.media ? { media: request.media } : {}),
       ...(op.rawBody ? { rawBody: rawBytes(request.body) } : {}),
