@@ -87,3 +87,56 @@ export async function drive(base: string, total: number, clients: number, reques
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
   return { seconds, throughput: total / seconds, p50: at(0.5), p99: at(0.99), statuses };
 }
+
+/** One case of an interleaved measurement: a server, and the requests to send it. */
+export interface Interleaved {
+  server: ServerProcess;
+  paths?: string[];
+  headers?: Record<string, string>;
+}
+
+/** A case's figures over all its rounds, and the server's CPU time a request over them. */
+export interface InterleavedMeasure extends Measure {
+  /** Server CPU microseconds a request, over the measured rounds (warm-up left out); null where /proc is not there. */
+  cpuMicros: number | null;
+}
+
+/**
+ * Cases measured in turns, `rounds` times over (each warmed up once, before its first turn), a
+ * case running `s.seconds / rounds` a turn: when the machine's speed drifts (a virtual machine's
+ * neighbours), the drift falls on every case alike instead of on whichever ran last, so their
+ * ratios hold from run to run. A case's req/s is over all its turns; its p50 the mean of its
+ * turns' and its p99 the worst turn's.
+ */
+export async function measureInterleaved(cases: Interleaved[], s: Settings, rounds: number): Promise<InterleavedMeasure[]> {
+  const spread = (c: Interleaved) => ({
+    url: c.server.url,
+    connections: s.connections,
+    workers: 1,
+    ...(c.paths ? { requests: c.paths.map((path) => ({ method: 'GET', path })) } : {}),
+    ...(c.headers ? { headers: c.headers } : {}),
+  });
+  const totals = cases.map(() => ({ requests: 0, seconds: 0, p50: 0, p99: 0, failed: 0, cpu: 0 as number | null }));
+  for (const c of cases) await autocannon({ ...spread(c), duration: s.warmup });
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, c] of cases.entries()) {
+      const t = totals[i];
+      const before = c.server.cpuSeconds();
+      const r = await autocannon({ ...spread(c), duration: s.seconds / rounds });
+      const after = c.server.cpuSeconds();
+      t.cpu = t.cpu === null || before === null || after === null ? null : t.cpu + (after - before);
+      t.requests += r.requests.total;
+      t.seconds += r.duration;
+      t.p50 += r.latency.p50 / rounds;
+      t.p99 = Math.max(t.p99, r.latency.p99);
+      t.failed += r.errors + r.timeouts + r.non2xx;
+    }
+  }
+  return totals.map((t) => ({
+    rps: t.requests / t.seconds,
+    p50: t.p50,
+    p99: t.p99,
+    failed: t.failed,
+    cpuMicros: t.cpu === null || t.requests === 0 ? null : (t.cpu / t.requests) * 1e6,
+  }));
+}

@@ -1,13 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { percent, record, type Bench, type QuickWorld } from '../context';
-import { measure, withCpu, type Measure } from '../load';
+import { measureInterleaved, type InterleavedMeasure, type Measure } from '../load';
 import { tokensFor } from '../populations';
 import { startPeer, startReelbase } from '../processes';
 import { kilobytes, type Target } from '../table';
 
 /** How many of the owner's public videos GET /videos/{id} spreads over (issue 21 used 2,000). */
 const spreadVideos = 2000;
+/** Turns each read's cases take (load.ts measureInterleaved), BENCH_SECONDS shared among them. */
+const rounds = 3;
 /** The steady writer's pace: likes a second, each undone by an unlike straight after. */
 const likesPerSecond = 50;
 
@@ -26,8 +28,9 @@ interface Read {
 /**
  * Issue 21: the hot reads with a bearer token (the owner's, another user's) beside the same reads
  * made anonymously and beside bare node:http answering a body of the same size, measured read by
- * read so that each ratio compares figures taken a few seconds apart; then GET /videos/{id} while
- * one writer likes and unlikes the owner's videos at 50 likes a second.
+ * read, each read's cases in turns (load.ts measureInterleaved) so that a ratio compares figures
+ * taken side by side; then GET /videos/{id} while one writer likes and unlikes the owner's videos
+ * at 50 likes a second.
  */
 export async function tokenReadCases(b: Bench, world: QuickWorld): Promise<void> {
   const owner = world.summary.busiest.user?.id;
@@ -64,31 +67,31 @@ export async function tokenReadCases(b: Bench, world: QuickWorld): Promise<void>
       writeFileSync(file, body);
       const bare = await startPeer('bare', [file]);
       try {
-        const { m, cpu } = await withCpu(bare, () => measure(bare.url, b.settings, b.settings.connections));
+        const [m, ...ours] = await measureInterleaved([{ server: bare }, ...read.callers.map((c) => ({ server, paths: read.paths, headers: c.headers }))], b.settings, rounds);
         results.set(key(read.name, 'bare'), m);
-        record(b, { case: read.name, server: 'bare node:http', body: kilobytes(Buffer.byteLength(body)), rps: m.rps, p50: m.p50, p99: m.p99, note: notes(failed(m), cpu) });
+        record(b, { case: read.name, server: 'bare node:http', body: kilobytes(Buffer.byteLength(body)), rps: m.rps, p50: m.p50, p99: m.p99, note: notes(failed(m), cpuNote(m)) });
+        for (const [i, caller] of read.callers.entries()) {
+          results.set(key(read.name, caller.who), ours[i]);
+          const ratio = `${percent(ours[i].rps / m.rps)} of bare`;
+          record(b, { case: key(read.name, caller.who), server: 'reelbase sqlite', body: '', rps: ours[i].rps, p50: ours[i].p50, p99: ours[i].p99, note: notes(ratio, failed(ours[i]), cpuNote(ours[i])) });
+        }
       } finally {
         await bare.stop();
       }
-      for (const caller of read.callers) {
-        const { m, cpu } = await withCpu(server, () => measure(server.url, b.settings, b.settings.connections, read.paths, caller.headers));
-        results.set(key(read.name, caller.who), m);
-        const ratio = `${percent(m.rps / results.get(key(read.name, 'bare'))!.rps)} of bare`;
-        record(b, { case: key(read.name, caller.who), server: 'reelbase sqlite', body: '', rps: m.rps, p50: m.p50, p99: m.p99, note: notes(ratio, failed(m), cpu) });
-      }
     }
 
+    // Both callers in turns while one writer keeps its pace throughout.
     const underWriter = `${videoRead.name}, writer ${likesPerSecond} likes/s`;
-    const writes = new Map<string, Written>();
-    for (const caller of [ownerToken, anonymous]) {
-      const writer = startWriter(server.url, tokens.writer, videos);
-      const { m, cpu } = await withCpu(server, () => measure(server.url, b.settings, b.settings.connections, videoRead.paths, caller.headers));
-      const w = await writer.stop();
+    const writer = startWriter(server.url, tokens.writer, videos);
+    const callers = [ownerToken, anonymous];
+    const measured = await measureInterleaved(callers.map((c) => ({ server, paths: videoRead.paths, headers: c.headers })), b.settings, rounds);
+    const w = await writer.stop();
+    const wrote = `writer ${(w.liked / w.seconds).toFixed(0)} likes/s + unlikes, statuses ${JSON.stringify(w.statuses)}`;
+    for (const [i, caller] of callers.entries()) {
+      const m = measured[i];
       results.set(key(underWriter, caller.who), m);
-      writes.set(caller.who, w);
       const ratio = `${percent(m.rps / results.get(key(videoRead.name, 'bare'))!.rps)} of bare`;
-      const wrote = `writer ${(w.liked / w.seconds).toFixed(0)} likes/s + unlikes, statuses ${JSON.stringify(w.statuses)}`;
-      record(b, { case: key(underWriter, caller.who), server: 'reelbase sqlite', body: '', rps: m.rps, p50: m.p50, p99: m.p99, note: notes(ratio, failed(m), cpu, wrote) });
+      record(b, { case: key(underWriter, caller.who), server: 'reelbase sqlite', body: '', rps: m.rps, p50: m.p50, p99: m.p99, note: notes(ratio, failed(m), cpuNote(m), wrote) });
     }
 
     const got = (read: string, who: string) => results.get(key(read, who))!;
@@ -123,7 +126,7 @@ export async function tokenReadCases(b: Bench, world: QuickWorld): Promise<void>
       vsBare('GET /me with a token vs bare node:http', 'GET /me', ownerToken.who, 0.5),
       vsBare('GET /users/{id} with a token vs bare node:http', 'GET /users/{id}', otherToken.who, 0.5),
       ...reads.slice(3).flatMap((read) => [ownerToken, otherToken].map((caller) => vsAnonymous(read.name, caller))),
-      steady(vsBare(`GET /videos/{id} with a token, writer ${likesPerSecond} likes/s, vs bare`, underWriter, ownerToken.who, 0.35, videoRead.name), writes.get(ownerToken.who)!),
+      steady(vsBare(`GET /videos/{id} with a token, writer ${likesPerSecond} likes/s, vs bare`, underWriter, ownerToken.who, 0.35, videoRead.name), w),
     );
   } finally {
     await server.stop();
@@ -131,6 +134,7 @@ export async function tokenReadCases(b: Bench, world: QuickWorld): Promise<void>
 }
 
 const failed = (m: Measure): string => (m.failed ? `${m.failed} failed` : '');
+const cpuNote = (m: InterleavedMeasure): string => (m.cpuMicros === null ? '' : `server CPU ≈ ${m.cpuMicros.toFixed(0)} µs a request`);
 
 /** What the writer did: likes answered 204 in `seconds` (until its last answer), every status. */
 interface Written {
