@@ -37,19 +37,18 @@ export function jsonPayload(body: unknown): JsonPayload {
   if (!writeJson(body, SPLICE_DEPTH, pieces)) pieces.push('null');
   // Texts between shared parts joined: one string per gap, not one per comma.
   const chunks: (Buffer | string)[] = [];
-  let bytes = 0;
   let text = '';
   for (const piece of pieces) {
     if (typeof piece === 'string') {
       text += piece;
-      continue;
+    } else {
+      if (text) chunks.push(text);
+      chunks.push(piece);
+      text = '';
     }
-    if (text) chunks.push(text), (bytes += Buffer.byteLength(text)), (text = '');
-    chunks.push(piece);
-    bytes += piece.length;
   }
-  if (text) chunks.push(text), (bytes += Buffer.byteLength(text));
-  return { chunks, bytes };
+  if (text) chunks.push(text);
+  return { chunks, bytes: chunks.reduce((sum, c) => sum + (typeof c === 'string' ? Buffer.byteLength(c) : c.length), 0) };
 }
 
 /**

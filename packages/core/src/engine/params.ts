@@ -50,7 +50,7 @@ export function coerce(struct: AnyStruct, value: unknown): unknown {
  * validating them anew cost a list read more than a tenth of its time.
  */
 const validated = new WeakMap<AnyStruct, Map<string, unknown>>();
-const MAX_SEEN = 64;
+const MAX_VALIDATED = 64;
 
 /** Validates (dropping unknown fields) and answers the typed value, or throws a 400 listing every bad field. */
 export function readParams<T>(struct: Struct<T, unknown>, input: unknown): T {
@@ -64,7 +64,7 @@ export function readParams<T>(struct: Struct<T, unknown>, input: unknown): T {
   const [error, value] = validate(coerce(struct as AnyStruct, input ?? {}), struct, { coerce: true, mask: true });
   if (!error && key !== undefined) {
     if (!known) validated.set(struct, (known = new Map()));
-    if (known.size >= MAX_SEEN) known.delete(known.keys().next().value as string);
+    if (known.size >= MAX_VALIDATED) known.delete(known.keys().next().value as string);
     known.set(key, copyJson(value));
   }
   if (!error) return value as T;
@@ -93,7 +93,7 @@ const describe = (message: string): string =>
     .replace(/\ba (integer|object|array)\b/, 'an $1')
     .replace(/,? but received:? /, '; received ');
 
-/** A query-like input (none, or a few short text parameters) as a key; undefined for anything else, which is validated every time. */
+/** A query-like input (none, or a few short text parameters: a query string, a small form) as a key; undefined for anything else, which is validated every time. */
 function queryKey(input: unknown): string | undefined {
   if (input === undefined) return '';
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
