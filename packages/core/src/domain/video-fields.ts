@@ -4,6 +4,10 @@ import { languages } from '../catalog/languages';
 
 const bool = () => optional(boolean());
 const titleShow = () => optional(enums(['hide', 'show', 'user']));
+/** The password a viewer sends to see a password-protected video (privacy.view `password`). */
+export const viewPassword = optional(size(string(), 1, 128));
+/** The parameters of a read of a video a password may protect. */
+export const viewParams = object({ password: viewPassword });
 export const httpUrl = refine(size(string(), 1, 2048), 'url', (v) => /^https?:\/\/[^\s]+$/i.test(v) || 'must be an http or https URL');
 const range = (lo: number, hi: number) => max(min(number(), lo), hi);
 

@@ -1,10 +1,9 @@
 import { boolean, object, optional } from 'superstruct';
-import { by, listParams, listReply, pageOf, type ListParams } from '../engine/list';
+import { listParams, listReply, pageOf, type ListParams } from '../engine/list';
 import { created, deleted, operation, ok, updated, type Context } from '../engine/operation';
 import {
   addAlbumPicture,
   albumPictures,
-  albumPicturesOf,
   deleteAlbumPicture,
   loadAlbumPicture,
   setAlbumPictureActive,
@@ -18,6 +17,7 @@ import { isoTime } from '../representations/common';
 import { albumPictureUri } from '../representations/album';
 import { representPicture } from '../representations/picture';
 import { pictureMediaPrefix } from '../media/image-links';
+import { ownedPicturesPage } from '../domain/owned-pictures';
 
 const represent = (ctx: Context<unknown>, kind: AlbumPictureKind, album: AlbumRecord, picture: PictureRecord) =>
   representPicture(picture, albumPictureUri(album, kind, picture.id), representContext(ctx), album.user_id);
@@ -48,12 +48,7 @@ function operationsOfKind(kind: AlbumPictureKind, idParam: string, plural: strin
       async handle(ctx) {
         const { album } = await loadOwnedAlbum(ctx, manage);
         const page = pageOf(ctx.params as ListParams);
-        const result = await ctx.store.find<PictureRecord>('pictures', {
-          where: albumPicturesOf(kind, album.id),
-          orderBy: [...by('created_time', 'desc'), ...by('id', 'desc')],
-          offset: page.offset,
-          limit: page.limit,
-        });
+        const result = await ownedPicturesPage(ctx.store, albumPictures[kind], album.id, page);
         return listReply(ctx, page, result.total, result.items.map((picture) => represent(ctx, kind, album, picture)), 'picture');
       },
     }),

@@ -1,8 +1,8 @@
 import { boolean, object, optional } from 'superstruct';
-import { by, listParams, listReply, pageOf } from '../engine/list';
+import { listParams, listReply, pageOf } from '../engine/list';
 import { created, deleted, ok, operation, updated, type Context } from '../engine/operation';
 import { since } from '../engine/versions';
-import { addMedia, deleteMedia, loadMedia, mediaOf, mediaUri, pageMedia, setMediaActive, type MediaKind } from '../domain/ondemand-media';
+import { addMedia, deleteMedia, loadMedia, mediaUri, pageMedia, setMediaActive, type MediaKind } from '../domain/ondemand-media';
 import { loadOwnedPage, loadVisiblePage } from '../domain/ondemand-pages';
 import type { OndemandPageRecord } from '../domain/ondemand-records';
 import { representContext } from '../domain/users';
@@ -10,6 +10,7 @@ import type { PictureRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { representPicture } from '../representations/picture';
 import { pictureMediaPrefix } from '../media/image-links';
+import { ownedPicturesPage } from '../domain/owned-pictures';
 
 const represent = (ctx: Context<unknown>, kind: MediaKind, page: OndemandPageRecord, picture: PictureRecord) =>
   representPicture(picture, mediaUri(kind, picture), representContext(ctx), page.user_id);
@@ -28,12 +29,7 @@ function mediaOperations(kind: MediaKind, plural: string, base: string, one: str
     async handle(ctx) {
       const page = await loadVisiblePage(ctx);
       const p = pageOf(ctx.params);
-      const result = await ctx.store.find<PictureRecord>('pictures', {
-        where: mediaOf(kind, page.id),
-        orderBy: [...by('created_time', 'desc'), ...by('id', 'desc')],
-        offset: p.offset,
-        limit: p.limit,
-      });
+      const result = await ownedPicturesPage(ctx.store, pageMedia[kind], page.id, p);
       return listReply(ctx, p, result.total, result.items.map((m) => represent(ctx, kind, page, m)), 'picture');
     },
   });

@@ -1,4 +1,4 @@
-import { object, optional, size, string } from 'superstruct';
+import { object } from 'superstruct';
 import { listParams, type ListParams } from '../engine/list';
 import { noContent, ok, operation } from '../engine/operation';
 import { eq } from '../store/filters';
@@ -10,6 +10,7 @@ import { listPageVideos, loadPageVideo, pageVideoFields, pageVideoSorts, putPage
 import { representContext } from '../domain/users';
 import { loadVisibleVideo } from '../domain/videos';
 import { pageVideoKind } from '../representations/ondemand-video';
+import { viewParams } from '../domain/video-fields';
 
 export const putPageVideoOperation = operation({
   id: 'ondemand.pages.videos.put',
@@ -32,7 +33,7 @@ export const getPageVideo = operation({
   summary: 'Get a video of an On Demand page (a Clip since 3.4)',
   method: 'GET',
   paths: ['/ondemand/pages/{ondemand_id}/videos/{video_id}'],
-  params: object({ password: optional(size(string(), 1, 128)) }),
+  params: viewParams,
   async handle(ctx) {
     const page = await loadVisiblePage(ctx);
     const row = await loadPageVideo(ctx, page);

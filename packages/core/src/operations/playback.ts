@@ -1,4 +1,4 @@
-import { boolean, object, optional, size, string } from 'superstruct';
+import { boolean, object, optional } from 'superstruct';
 import { forbidden, notFound } from '../engine/errors';
 import { by } from '../engine/list';
 import { ok, operation, type Context, type Reply } from '../engine/operation';
@@ -17,6 +17,7 @@ import { representCustomLogo } from '../representations/custom-logo';
 import type { CustomLogoRecord, EmbedPresetRecord } from '../domain/embed-records';
 import { frameAncestors, inlineSource, originSource, pageHeaders } from '../domain/page-security';
 import { effectiveEmbed, playerPage, playerScripts, type PlayerPageInput, type PlayerTrack } from '../domain/player-page';
+import { viewParams, viewPassword } from '../domain/video-fields';
 
 /**
  * Playback: the video's file (bytes streamed by the transport, with ranges) and a small player
@@ -39,7 +40,7 @@ export const getVideoFile = operation({
   summary: "Play or download the video's file (byte ranges)",
   method: 'GET',
   paths: ['/videos/{video_id}/file'],
-  params: object({ password: optional(size(string(), 1, 128)), download: optional(boolean()) }),
+  params: object({ password: viewPassword, download: optional(boolean()) }),
   async handle(ctx) {
     const video = await playable(ctx);
     if (ctx.params.download && !mayDownload(video, ctx.principal.user)) throw forbidden('The owner of this video does not allow downloads.');
@@ -61,7 +62,7 @@ export const getPlayer = operation({
   summary: 'The player page: a <video> element honouring the embed settings',
   method: 'GET',
   paths: ['/videos/{video_id}/player'],
-  params: object({ password: optional(size(string(), 1, 128)) }),
+  params: viewParams,
   async handle(ctx) {
     const video = await loadVisibleVideo(ctx, ctx.path.video_id, ctx.params.password);
     return playerReply(ctx, video, ctx.params.password, await frameAncestors(ctx.store, video));
@@ -187,7 +188,7 @@ export const getPlayback = operation({
   summary: "Get how a video plays for the caller: its renditions and HLS stream at signed links (the Clip's `play`; its playback connection)",
   method: 'GET',
   paths: ['/videos/{video_id}/playback'],
-  params: object({ password: optional(size(string(), 1, 128)) }),
+  params: viewParams,
   async handle(ctx) {
     const video = await loadVisibleVideo(ctx, ctx.path.video_id, ctx.params.password);
     return ok(representPlay(video, representContext(ctx)), null);

@@ -1,4 +1,3 @@
-import { object, optional, size, string } from 'superstruct';
 import { badRequest, forbidden, notFound } from '../engine/errors';
 import { noContent, operation } from '../engine/operation';
 import { noteActivity } from '../domain/activity';
@@ -7,6 +6,7 @@ import { addUserVideo, findListedVideo, likesList, listUserVideos, removeUserVid
 import { actingUser, targetUser } from '../domain/users';
 import { loadVisibleVideo } from '../domain/videos';
 import type { UserRecord } from '../records';
+import { viewParams } from '../domain/video-fields';
 
 const likePaths = ['/me/likes/{video_id}', '/users/{user_id}/likes/{video_id}'];
 const likes = 'like or unlike videos for themselves';
@@ -45,7 +45,7 @@ export const likeVideo = operation({
   paths: likePaths,
   scope: 'interact',
   // As on PUT /me/watched/videos/{id}: a password video needs its password to be liked.
-  params: object({ password: optional(size(string(), 1, 128)) }),
+  params: viewParams,
   async handle(ctx) {
     const user = await actingUser(ctx, likes);
     assertMayLike(user);

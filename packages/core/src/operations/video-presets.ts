@@ -1,4 +1,3 @@
-import { object, optional, size, string } from 'superstruct';
 import { forbidden, notFound } from '../engine/errors';
 import { noContent, operation, type Context } from '../engine/operation';
 import { findById } from '../domain/lookup';
@@ -6,6 +5,7 @@ import { loadOwnedVideo } from '../domain/owned-video';
 import { loadVisibleVideo } from '../domain/videos';
 import { setVideoPreset } from '../domain/presets';
 import type { PresetRecord } from '../records';
+import { viewParams } from '../domain/video-fields';
 
 async function loadPreset(ctx: Context<unknown>): Promise<PresetRecord> {
   const preset = await findById<PresetRecord>(ctx.store, 'presets', ctx.path.preset_id);
@@ -34,7 +34,7 @@ export const checkVideoPreset = operation({
   summary: 'Check whether a video has an embed preset (204 yes, 404 no)',
   method: 'GET',
   paths: ['/videos/{video_id}/presets/{preset_id}'],
-  params: object({ password: optional(size(string(), 1, 128)) }),
+  params: viewParams,
   async handle(ctx) {
     const video = await loadVisibleVideo(ctx, ctx.path.video_id, ctx.params.password);
     const preset = await loadPreset(ctx);

@@ -1,4 +1,4 @@
-import { object, optional, size, string } from 'superstruct';
+import { object } from 'superstruct';
 import { ApiError, codes } from '../engine/errors';
 import { by, listParams, type ListParams } from '../engine/list';
 import { operation } from '../engine/operation';
@@ -8,6 +8,7 @@ import { visibleChannels } from '../domain/channel-visibility';
 import { listVisibleVideos } from '../domain/video-lists';
 import { loadVisibleVideo } from '../domain/videos';
 import { and, eq, inSelect, isIn, ne, or } from '../store/filters';
+import { viewPassword } from '../domain/video-fields';
 
 const sorts = { plays: by('plays', 'desc') };
 
@@ -16,7 +17,7 @@ export const listRecommendations = operation({
   summary: 'List videos like this one: those sharing a channel (through a channel path, that channel) or a tag with it, most played first',
   method: 'GET',
   paths: ['/videos/{video_id}/recommendations', '/channels/{channel_id}/videos/{video_id}/recommendations'],
-  params: object({ ...listParams({ direction: false }), password: optional(size(string(), 1, 128)) }),
+  params: object({ ...listParams({ direction: false }), password: viewPassword }),
   async handle(ctx) {
     // Added in 3.3 (SPEC.md, Versioning), with the Clip's recommendations connection.
     if (!since(ctx.version, 'clipCategories')) {

@@ -1,4 +1,4 @@
-import { object, optional, size, string } from 'superstruct';
+import { object } from 'superstruct';
 import { notFound } from '../engine/errors';
 import { deleted, ok, operation, updated } from '../engine/operation';
 import { deleteVideoRecords, loadVideo, loadVisibleVideo, representOne } from '../domain/videos';
@@ -6,12 +6,11 @@ import { setVideoPreset } from '../domain/presets';
 import { targetUser } from '../domain/users';
 import { assertCanView } from '../domain/visibility';
 import { assertOwner, checkVideoRules, videoPatch } from '../domain/video-write';
-import { videoFields } from '../domain/video-fields';
+import { videoFields, viewParams } from '../domain/video-fields';
 import type { UserRecord, VideoRecord } from '../records';
 import { videoFilePrefixes } from '../media/image-links';
 import { emitVideoEvent } from '../domain/webhooks';
 
-const viewParams = object({ password: optional(size(string(), 1, 128)) });
 
 export const getVideo = operation({
   id: 'videos.get',

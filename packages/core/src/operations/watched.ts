@@ -1,4 +1,4 @@
-import { object, optional, size, string } from 'superstruct';
+import { object } from 'superstruct';
 import { notFound } from '../engine/errors';
 import { by, listParams, listReply, pageOf } from '../engine/list';
 import { noContent, ok, operation } from '../engine/operation';
@@ -10,6 +10,7 @@ import { visibleVideos } from '../domain/visibility';
 import type { UserVideoRecord, VideoRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { eq, where } from '../store/filters';
+import { viewParams } from '../domain/video-fields';
 
 /** SPEC.md request convention 6: only the user themselves may see or change their history (403). */
 const historyOwner = 'see or change their watch history';
@@ -56,7 +57,7 @@ export const markWatched = operation({
   method: 'PUT',
   paths: ['/me/watched/videos/{video_id}', '/users/{user_id}/watched/videos/{video_id}'],
   scope: 'interact',
-  params: object({ password: optional(size(string(), 1, 128)) }),
+  params: viewParams,
   async handle(ctx) {
     const user = await actingUser(ctx, historyOwner);
     const video = await loadVisibleVideo(ctx, ctx.path.video_id, ctx.params.password);
