@@ -27,10 +27,10 @@ const represent = (ctx: Context<unknown>, kind: AlbumPictureKind, album: AlbumRe
  * thumbnails (the hosted API's, which the album's `add_custom_thumbnails` interaction names). They
  * exist only under the `/users/{user_id}/...` form, and are the album owner's alone (403 for anyone else).
  */
-function operationsOfKind(kind: AlbumPictureKind, idParam: string, plural: string) {
+function operationsOfKind(kind: AlbumPictureKind, plural: string, base: string, one: string, idParam: string) {
   const { noun, segment } = albumPictures[kind];
-  const paths = [`/users/{user_id}/albums/{album_id}/${segment}`];
-  const onePaths = [`/users/{user_id}/albums/{album_id}/${segment}/{${idParam}}`];
+  const paths = [base];
+  const onePaths = [one];
   const manage = `manage its ${plural}`;
   const id = `users.albums.${segment}`;
   const load = async (ctx: Context<unknown>) => {
@@ -102,7 +102,14 @@ function operationsOfKind(kind: AlbumPictureKind, idParam: string, plural: strin
   ];
 }
 
+// Paths spelled out, so the table reads like SPEC.md.
 export const albumPictureOperations = [
-  ...operationsOfKind('logo', 'logo_id', 'logos'),
-  ...operationsOfKind('thumbnail', 'thumbnail_id', 'custom thumbnails'),
+  ...operationsOfKind('logo', 'logos', '/users/{user_id}/albums/{album_id}/logos', '/users/{user_id}/albums/{album_id}/logos/{logo_id}', 'logo_id'),
+  ...operationsOfKind(
+    'thumbnail',
+    'custom thumbnails',
+    '/users/{user_id}/albums/{album_id}/custom_thumbnails',
+    '/users/{user_id}/albums/{album_id}/custom_thumbnails/{thumbnail_id}',
+    'thumbnail_id',
+  ),
 ];
