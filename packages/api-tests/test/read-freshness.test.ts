@@ -54,6 +54,41 @@ for (const driver of drivers) {
       await h.call('DELETE', `/me/likes/${video}`, { token: viewer.token });
     });
 
+    it("a viewer's like, watch-later and watched, a channel they came to moderate and the owner's new name show in their next read of a list", async () => {
+      const list = `/users/${owner.user.id}/videos`;
+      const clip = async () => (await h.call('GET', list, { token: viewer.token })).body.data[0];
+      // Viewers with nothing of their own on the page still each see their own interactions.
+      const second = await h.user('Second');
+      for (const token of [viewer.token, second.token, undefined, viewer.token]) await warm(list, token);
+      assert.equal((await clip()).metadata.interactions.like.uri, `/users/${viewer.user.id}/likes/${video}`);
+      assert.equal((await h.call('GET', list, { token: second.token })).body.data[0].metadata.interactions.like.uri, `/users/${second.user.id}/likes/${video}`);
+      assert.deepEqual((await h.call('GET', list)).body.data[0].metadata.interactions, {});
+      for (const [name, path] of [
+        ['like', `/me/likes/${video}`],
+        ['watchlater', `/me/watchlater/${video}`],
+        ['watched', `/me/watched/videos/${video}`],
+      ]) {
+        assert.equal((await warm(list, viewer.token)).body.data[0].metadata.interactions[name].added, false, name);
+        assert.equal((await h.call('PUT', path, { token: viewer.token })).status, 204, name);
+        assert.deepEqual([(await clip()).metadata.interactions[name].added, (await clip()).metadata.interactions[name].added_time], [true, '2026-01-02T03:04:05+00:00'], name);
+        // The same page read by others right after shows them their own.
+        assert.equal((await h.call('GET', list, { token: owner.token })).body.data[0].metadata.interactions[name].added, false, name);
+        assert.deepEqual((await h.call('GET', list)).body.data[0].metadata.interactions, {}, name);
+        assert.equal((await h.call('DELETE', path, { token: viewer.token })).status, 204, name);
+        assert.equal((await clip()).metadata.interactions[name].added, false, name);
+      }
+      assert.equal((await warm(list, viewer.token)).body.data[0].metadata.connections.available_channels.total, 0);
+      const channel = await h.call('POST', '/channels', { token: viewer.token, json: { name: 'Mine', description: 'x', privacy: 'anybody' } });
+      assert.equal(channel.status, 200);
+      assert.equal((await clip()).metadata.connections.available_channels.total, 1);
+      assert.equal((await h.call('DELETE', String(channel.body.uri), { token: viewer.token })).status, 204);
+      assert.equal((await clip()).metadata.connections.available_channels.total, 0);
+      for (const token of [undefined, viewer.token, owner.token]) assert.equal((await warm(list, token)).body.data[0].user.name, 'Owner');
+      assert.equal((await h.call('PATCH', '/me', { token: owner.token, json: { name: 'Owner Renamed' } })).status, 200);
+      for (const token of [undefined, viewer.token, owner.token]) assert.equal((await h.call('GET', list, { token })).body.data[0].user.name, 'Owner Renamed');
+      assert.equal((await h.call('PATCH', '/me', { token: owner.token, json: { name: 'Owner' } })).status, 200);
+    });
+
     it("a follow shows in the viewer's next read of the user, and in the user's followers total for everybody", async () => {
       const user = `/users/${owner.user.id}`;
       assert.equal((await warm(user, viewer.token)).body.metadata.interactions.follow.added, false);

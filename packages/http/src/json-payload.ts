@@ -57,7 +57,8 @@ export function jsonPayload(body: unknown): JsonPayload {
  */
 function writeJson(value: unknown, depth: number, out: (string | Buffer)[]): boolean {
   if (isShared(value)) {
-    out.push(sharedBytes(value));
+    if (Array.isArray(value)) out.push(...sharedItems(value));
+    else out.push(sharedBytes(value));
     return true;
   }
   // Objects that serialise themselves (Dates, Buffers), and what lies deeper, are JSON.stringify's.
@@ -68,12 +69,7 @@ function writeJson(value: unknown, depth: number, out: (string | Buffer)[]): boo
     return true;
   }
   if (Array.isArray(value)) {
-    out.push('[');
-    value.forEach((item, i) => {
-      if (i > 0) out.push(',');
-      if (!writeJson(item, depth - 1, out)) out.push('null');
-    });
-    out.push(']');
+    writeItems(value, depth, out);
     return true;
   }
   let first = true;
@@ -87,6 +83,32 @@ function writeJson(value: unknown, depth: number, out: (string | Buffer)[]): boo
   out.push('}');
   return true;
 }
+
+function writeItems(items: readonly unknown[], depth: number, out: (string | Buffer)[]): void {
+  out.push('[');
+  items.forEach((item, i) => {
+    if (i > 0) out.push(',');
+    if (!writeJson(item, depth - 1, out)) out.push('null');
+  });
+  out.push(']');
+}
+
+/**
+ * A shared array's pieces: its items' bytes between its own brackets and commas, found once. A
+ * remembered page of Clips is sent as the Clips' bytes, which other pages and readers share, not
+ * as a copy of its own.
+ */
+function sharedItems(items: readonly unknown[]): readonly (string | Buffer)[] {
+  let pieces = sharedArrays.get(items);
+  if (!pieces) {
+    const written: (string | Buffer)[] = [];
+    writeItems(items, 1, written);
+    sharedArrays.set(items, (pieces = written));
+  }
+  return pieces;
+}
+
+const sharedArrays = new WeakMap<readonly unknown[], readonly (string | Buffer)[]>();
 
 function sharedBytes(value: object): Buffer {
   let bytes = sharedJson.get(value);

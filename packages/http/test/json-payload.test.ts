@@ -10,10 +10,11 @@ const text = (p: JsonPayload): string => p.chunks.map(String).join('');
 /** JSON-like values with what JSON.stringify treats specially: undefined fields and items, Dates, escapes. */
 const value = fc.letrec((tie) => ({
   leaf: fc.oneof(fc.string(), fc.integer(), fc.double({ noNaN: false }), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.date({ noInvalidDate: true })),
-  node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, tie('leaf'), tie('array'), tie('object'), tie('frozen'), tie('spliced')),
+  node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, tie('leaf'), tie('array'), tie('object'), tie('frozen'), tie('frozenArray'), tie('spliced')),
   array: fc.array(tie('node'), { maxLength: 5 }),
   object: fc.dictionary(fc.string(), tie('node'), { maxKeys: 6 }),
   frozen: tie('object').map((o) => deepFreeze(o as object)),
+  frozenArray: tie('array').map((a) => deepFreeze(a as unknown[])),
   // A shared base with one of its fields replaced (an empty base has none to replace).
   spliced: fc.tuple(tie('object'), tie('node'), fc.nat()).map(([o, value, pick]) => {
     const base = deepFreeze(o as Record<string, unknown>);
@@ -51,6 +52,21 @@ describe('jsonPayload', () => {
       JSON.stringify = stringify;
     }
     assert.ok(!seen.includes(part), 'the frozen part was serialised again');
+  });
+
+  it("writes a shared page of shared items as the items' own bytes", () => {
+    const items = [deepFreeze({ id: 1 }), deepFreeze({ id: 2, name: 'two' })];
+    const own = items.map((item) => jsonPayload({ item }).chunks.find(Buffer.isBuffer));
+    const page = deepFreeze([...items]);
+    for (let i = 0; i < 2; i++) {
+      const payload = jsonPayload({ total: 2, data: page });
+      assert.equal(text(payload), '{"total":2,"data":[{"id":1},{"id":2,"name":"two"}]}');
+      assert.deepEqual(
+        payload.chunks.filter(Buffer.isBuffer).map((chunk) => own.indexOf(chunk)),
+        [0, 1],
+        'the very buffers of the items, no copy',
+      );
+    }
   });
 
   it("writes a spliced object as its base's text with the new field, once", () => {

@@ -2,6 +2,8 @@ import type { Doc, Filter, FindResult, OrderBy, Store } from '../store/store';
 import { and, contains, eq, inSelect, isIn } from '../store/filters';
 import { by, orderOf, type Page } from '../engine/list';
 import type { UserRecord } from '../records';
+import { deepFreeze, isShared } from '../store/copy-json';
+import { Remembered } from '../representations/remembered';
 
 /**
  * The rows matching `rows.where` whose `field` names a member (in `members`, by id) that matches
@@ -12,13 +14,23 @@ import type { UserRecord } from '../records';
 export const withMembers = (rows: { collection: string; where: Filter }, field: string, members: string, where: Filter): Filter =>
   and(rows.where, inSelect(field, members, 'id', and(inSelect('id', rows.collection, field, rows.where), where)));
 
-/** The records of `collection` with these ids, in the order of `ids`, in one query. */
+/**
+ * The records of `collection` with these ids, in the order of `ids`, in one query. Where the store
+ * shares its answer, the ordered records are shared too, remembered per answer and order: a page
+ * of a channel's videos is then the same array on every read until something changes, which is
+ * what lets its Clips be remembered as a page (domain/videos.ts).
+ */
 export async function inOrderOf<T extends Doc>(store: Store, collection: string, ids: string[]): Promise<T[]> {
   if (ids.length === 0) return [];
   const { items } = await store.find<T>(collection, { where: isIn('id', ids) });
-  const byId = new Map(items.map((item) => [item.id, item]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  const order = () => {
+    const byId = new Map(items.map((item) => [item.id, item]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  };
+  return isShared(items) ? (ordered.get(items, ids.join(','), () => deepFreeze(order())) as T[]) : order();
 }
+
+const ordered = new Remembered<readonly Doc[]>(4);
 
 /** How the users of a membership list sort: by name, or by when they joined it (newest first). */
 export const memberSorts = { alphabetical: by('name', 'asc'), date: by('created_time', 'desc') };

@@ -5,6 +5,7 @@ import type { ProjectRecord } from './project-records';
 import { notFound } from '../engine/errors';
 import type { Context } from '../engine/operation';
 import { clipBase, withViewerState, type ViewerState } from '../representations/video';
+import { identityOf, Remembered } from '../representations/remembered';
 import type { ClipOndemand } from '../representations/video-ondemand';
 import { ondemandOfVideos, purchasesOf } from './clip-ondemand';
 import { mayAddToAlbums } from './albums';
@@ -38,7 +39,7 @@ export async function loadVisibleVideo(ctx: Context<unknown>, id: string, passwo
  * Clip representations for a page of videos: owners, the viewer's likes, queue and history (each
  * skipped when the viewer has none), and the videos' On Demand pages, in one query each.
  */
-export async function representVideos(ctx: Context<unknown>, videos: VideoRecord[]): Promise<Record<string, unknown>[]> {
+export async function representVideos(ctx: Context<unknown>, videos: readonly VideoRecord[]): Promise<readonly Record<string, unknown>[]> {
   if (videos.length === 0) return [];
   const ownerIds = [...new Set(videos.map((v) => v.user_id))];
   const videoIds = videos.map((v) => v.id);
@@ -50,7 +51,7 @@ export async function representVideos(ctx: Context<unknown>, videos: VideoRecord
   const withMetadata = since(ctx.version, 'connections');
   const [owners, folders, liked, watchlater, watched, moderatedChannels, ondemand] = await Promise.all([
     ownersOf(ctx.store, ownerIds),
-    folderIds.length ? ctx.store.find<ProjectRecord>('projects', { where: isIn('id', folderIds) }) : { items: [], total: 0 },
+    folderIds.length ? ctx.store.find<ProjectRecord>('projects', { where: isIn('id', folderIds) }) : noFolders,
     times('likes', viewer?.likes_total ?? 0),
     times('watchlater', viewer?.watchlater_total ?? 0),
     times('watched', viewer?.watched_total ?? 0),
@@ -58,9 +59,44 @@ export async function representVideos(ctx: Context<unknown>, videos: VideoRecord
     withMetadata ? ondemandOfVideos(ctx.store, videos, viewer) : new Map<string, ClipOndemand>(),
   ]);
   const purchases = viewer && ondemand.size ? await purchasesOf(ctx.store, [...new Set([...ondemand.values()].map((o) => o.page.id))], viewer) : null;
-  const byId = new Map(owners.map((u) => [u.id, u]));
-  const folderById = new Map(folders.items.map((f) => [f.id, f]));
   const rc = representContext(ctx);
+  const build = () => clipsOf(videos, owners, folders.items, { liked, watchlater, watched, moderatedChannels }, ondemand, purchases, rc);
+  // A page with On Demand videos shows purchases, which run out with time: built on every read.
+  if (!isShared(videos) || ondemand.size > 0) return build();
+  const shows = [...owners, folders.items, viewer, liked, watchlater, watched].map((part) => (part ? identityOf(part) : 0));
+  const key = `${shows.join(',')}\u0000${moderatedChannels}\u0000${rc.baseUrl}\u0000${rc.version.join('.')}\u0000${trackLinkExpiry(rc.now)}`;
+  return sharedPages.get(videos, key, () => deepFreeze(build()));
+}
+
+/**
+ * Pages of Clips remembered per shared page of video documents (the store's remembered answer to
+ * a list read) and per everything else they show, by identity (what the store shares is a new
+ * object once changed): their owners and folders, the viewer's document and rows, and the times
+ * their links are signed to. A hot page is then one lookup for every reader who read it before,
+ * and its bytes are the Clips' own (http/json-payload.ts).
+ */
+const sharedPages = new Remembered<readonly Record<string, unknown>[]>(4);
+
+interface PageFacts {
+  liked: ReadonlyMap<string, string>;
+  watchlater: ReadonlyMap<string, string>;
+  watched: ReadonlyMap<string, string>;
+  moderatedChannels: number;
+}
+
+function clipsOf(
+  videos: readonly VideoRecord[],
+  owners: readonly UserRecord[],
+  folders: readonly ProjectRecord[],
+  facts: PageFacts,
+  ondemand: ReadonlyMap<string, ClipOndemand>,
+  purchases: ReadonlyMap<string, ViewerState['purchases']> | null,
+  rc: RepresentContext,
+): Record<string, unknown>[] {
+  const viewer = rc.viewer;
+  const { liked, watchlater, watched, moderatedChannels } = facts;
+  const byId = new Map(owners.map((u) => [u.id, u]));
+  const folderById = new Map(folders.map((f) => [f.id, f]));
   return videos.map((v) => {
     const owner = byId.get(v.user_id)!;
     const folder = (v.parent_folder && folderById.get(v.parent_folder)) || null;
@@ -132,6 +168,7 @@ async function ownersOf(store: Store, ids: string[]): Promise<UserRecord[]> {
 const WHOLE_ROWS = 50;
 
 const noTimes: ReadonlyMap<string, string> = new Map();
+const noFolders = { items: [] as readonly ProjectRecord[], total: 0 };
 
 /**
  * video id → time of the viewer's row in a user↔video membership collection (of `total` rows).

@@ -81,7 +81,7 @@ export function listReply(
   ctx: Context<unknown>,
   page: Page,
   total: number,
-  data: unknown[],
+  data: readonly unknown[],
   kind: string | null,
   lastModified?: string | null,
 ): Reply {

@@ -21,3 +21,16 @@ export class Remembered<V> {
     return value;
   }
 }
+
+const identities = new WeakMap<object, number>();
+let lastIdentity = 0;
+
+/**
+ * A number for an object, the same for as long as it lives and never another's: what a remembered
+ * representation's key names a shared document or answer by (a changed one is a new object).
+ */
+export function identityOf(value: object): number {
+  let id = identities.get(value);
+  if (id === undefined) identities.set(value, (id = ++lastIdentity));
+  return id;
+}
