@@ -1,4 +1,4 @@
-import type { Store } from '../store/store';
+import type { Filter, Store } from '../store/store';
 import { and, eq, isIn } from '../store/filters';
 import type { FollowRecord, UserRecord } from '../records';
 import { hashToken, newToken, type TokenRecord } from '../engine/auth';
@@ -10,7 +10,7 @@ import { representUser, type UserFacts } from '../representations/user';
 import { nameKey } from './user-search';
 import { since, type Version } from '../engine/versions';
 import { connectionTotals } from './user-connections';
-import { Remembered } from '../representations/remembered';
+import { identityOf, Remembered } from '../representations/remembered';
 import { deepFreeze, isShared } from '../store/copy-json';
 
 export interface NewUser {
@@ -104,15 +104,25 @@ export const representContext = (ctx: Context<unknown>): RepresentContext => ({
  * they follow each (one query), and the totals no counter keeps (from 3.2 on, where connections appear).
  */
 export async function loadUserFacts(store: Store, users: readonly UserRecord[], viewer: UserRecord | null, version: Version): Promise<UserFacts[]> {
-  // Nobody follows themselves: their own record needs no look.
+  // Nobody follows themselves: their own record needs no look; nor does a viewer who follows nobody.
   const others = users.filter((u) => u.id !== viewer?.id).map((u) => u.id);
   const [follows, totals] = await Promise.all([
-    viewer && others.length ? store.find<FollowRecord>('follows', { where: and(eq('user_id', viewer.id), isIn('target_id', others)) }) : null,
+    viewer && viewer.following_total > 0 && others.length ? store.find<FollowRecord>('follows', { where: followsOf(viewer, users, others) }) : null,
     since(version, 'connections') ? connectionTotals(store, users, viewer) : users.map(() => ({ shared: 0, moderatedChannels: 0 })),
   ]);
   const followed = new Map(follows?.items.map((f) => [f.target_id, f.created_time]));
   return users.map((u, i) => ({ followed: followed.get(u.id) ?? null, ...totals[i] }));
 }
+
+/** The viewer's follows of `others` (of `users`); for one shared user and viewer, one shared condition (see oneFollows). */
+function followsOf(viewer: UserRecord, users: readonly UserRecord[], others: string[]): Filter {
+  const build = () => and(eq('user_id', viewer.id), isIn('target_id', others));
+  const one = users.length === 1 && isShared(users[0]) && isShared(viewer) ? users[0] : null;
+  return one ? oneFollows.get(one, String(identityOf(viewer)), () => deepFreeze(build())) : build();
+}
+
+/** As user-connections.ts's one-user conditions: made once per shared user and viewer document, so a store keying reads by their text makes it once. */
+const oneFollows = new Remembered<Filter>(4);
 
 /** User representations for a page of users, as the caller sees them. */
 export async function representUsers(ctx: Context<unknown>, users: UserRecord[]): Promise<Record<string, unknown>[]> {
