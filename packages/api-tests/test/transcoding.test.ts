@@ -138,16 +138,18 @@ describe('transcoding: the ladder, HLS and the files (sqlite)', () => {
     assert.equal((await fetchBytes(link.replace(/-[0-9a-f]{32}\//, `-${'0'.repeat(32)}/`))).status, 404);
     assert.equal((await fetchBytes(link.replace(`/play/${id}/`, `/play/${Number(id) + 1}/`))).status, 404);
     assert.equal((await fetchBytes(link.replace('240p.mp4', '../../x.mp4'))).status, 404);
-    // A list read remembered before the day rolled hands out links of the new day after it.
+    // The video and a list, read (and remembered) before the day rolled, hand out links of the new day after it.
     const list = `/users/${alice.user.id}/videos?per_page=100`;
     const listed = async () => (await h.call('GET', list, { token: bob.token })).body.data.find((c: { uri: string }) => c.uri === `/videos/${id}`).play as Play;
-    for (let i = 0; i < 2; i++) assert.equal((await listed()).progressive[0].link, link);
+    const read = async () => (await h.call('GET', `/videos/${id}`, { token: bob.token })).body.play as Play;
+    for (let i = 0; i < 2; i++) assert.deepEqual([(await listed()).progressive[0].link, (await read()).progressive[0].link], [link, link]);
     h.clock.advance(2 * 86400);
     try {
       assert.equal((await fetchBytes(link)).status, 404);
-      const renewed = (await listed()).progressive[0].link;
-      assert.notEqual(renewed, link);
-      assert.equal((await fetchBytes(renewed)).status, 200);
+      const renewed = [(await listed()).progressive[0].link, (await read()).progressive[0].link];
+      assert.equal(renewed[0], renewed[1]);
+      assert.notEqual(renewed[0], link);
+      assert.equal((await fetchBytes(renewed[0])).status, 200);
     } finally {
       h.clock.advance(-2 * 86400);
     }
