@@ -4,8 +4,7 @@ import type { UserRecord, UserVideoRecord } from '../records';
 import type { ChannelUserRecord } from './channel-records';
 import { visibleChannels } from './channel-visibility';
 import { withMembers } from './memberships';
-import { deepFreeze, isShared } from '../store/copy-json';
-import { identityOf, Remembered } from '../representations/remembered';
+import { userFilter } from './viewer-filters';
 
 /**
  * The User's `shared` and `moderated_channels` connections: the list of the first, and the totals
@@ -46,18 +45,10 @@ async function perUser(store: Store, collection: string, rows: (userIds: string[
 /** The `shared` and `moderated_channels` totals of each user, as `viewer` sees them. */
 export async function connectionTotals(store: Store, users: readonly UserRecord[], viewer: UserRecord | null): Promise<{ shared: number; moderatedChannels: number }[]> {
   const ids = users.map((u) => u.id);
-  const one = users.length === 1 && isShared(users[0]) && (viewer === null || isShared(viewer)) ? users[0] : null;
-  const shares = (page: string[]) => (one ? oneShares.get(one, '', () => deepFreeze(shareRows(page))) : shareRows(page));
-  const moderators = (page: string[]) =>
-    one ? oneModerators.get(one, String(viewer ? identityOf(viewer) : 0), () => deepFreeze(moderatorRows(page, viewer))) : moderatorRows(page, viewer);
+  // One user's conditions are shared (viewer-filters.ts userFilter).
+  const one = users.length === 1 ? users[0] : null;
+  const shares = (page: string[]) => (one ? userFilter(one, null, 'shares', () => shareRows(page)) : shareRows(page));
+  const moderators = (page: string[]) => (one ? userFilter(one, viewer, 'moderators', () => moderatorRows(page, viewer)) : moderatorRows(page, viewer));
   const [shared, moderated] = await Promise.all([perUser(store, 'video_access', shares, ids), perUser(store, 'channel_moderators', moderators, ids)]);
   return ids.map((_, i) => ({ shared: shared[i], moderatedChannels: moderated[i] }));
 }
-
-/**
- * One user's conditions (GET /me, GET /users/{id}), made once per shared user document and
- * viewer document: a store that keys its reads by their text knows it without writing it out
- * again (store-sqlite read-keys.ts), which was a third of what those reads cost in JavaScript.
- */
-const oneShares = new Remembered<Filter>(1);
-const oneModerators = new Remembered<Filter>(4);

@@ -10,7 +10,8 @@ import { representUser, type UserFacts } from '../representations/user';
 import { nameKey } from './user-search';
 import { since, type Version } from '../engine/versions';
 import { connectionTotals } from './user-connections';
-import { identityOf, Remembered } from '../representations/remembered';
+import { Remembered } from '../representations/remembered';
+import { userFilter } from './viewer-filters';
 import { deepFreeze, isShared } from '../store/copy-json';
 
 export interface NewUser {
@@ -114,15 +115,11 @@ export async function loadUserFacts(store: Store, users: readonly UserRecord[], 
   return users.map((u, i) => ({ followed: followed.get(u.id) ?? null, ...totals[i] }));
 }
 
-/** The viewer's follows of `others` (of `users`); for one shared user and viewer, one shared condition (see oneFollows). */
+/** The viewer's follows of `others` (of `users`); one user's is a shared condition (viewer-filters.ts userFilter). */
 function followsOf(viewer: UserRecord, users: readonly UserRecord[], others: string[]): Filter {
   const build = () => and(eq('user_id', viewer.id), isIn('target_id', others));
-  const one = users.length === 1 && isShared(users[0]) && isShared(viewer) ? users[0] : null;
-  return one ? oneFollows.get(one, String(identityOf(viewer)), () => deepFreeze(build())) : build();
+  return users.length === 1 ? userFilter(users[0], viewer, 'follows', build) : build();
 }
-
-/** As user-connections.ts's one-user conditions: made once per shared user and viewer document, so a store keying reads by their text makes it once. */
-const oneFollows = new Remembered<Filter>(4);
 
 /** User representations for a page of users, as the caller sees them. */
 export async function representUsers(ctx: Context<unknown>, users: UserRecord[]): Promise<Record<string, unknown>[]> {
