@@ -32,4 +32,17 @@ describe('read keys', () => {
     ];
     assert.equal(new Set(keys).size, keys.length);
   });
+
+  it('of a shared condition (remembered per condition and the rest of the read, a few at a time) stay right however it is read', () => {
+    const shared = deepFreeze(visible('9'));
+    for (let round = 0; round < 2; round++) {
+      for (const table of ['videos', 'likes']) {
+        for (let offset = 0; offset < 40 * 25; offset += 25) {
+          const rest = { limit: 25, offset };
+          assert.equal(readKey(table, 'find', shared, rest), `${table}\u0000find\u0000${JSON.stringify(rest)}\u0000${JSON.stringify(visible('9'))}`);
+        }
+        assert.equal(readKey(table, 'count', shared, null), `${table}\u0000count\u0000null\u0000${JSON.stringify(visible('9'))}`);
+      }
+    }
+  });
 });

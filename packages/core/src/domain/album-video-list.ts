@@ -5,7 +5,7 @@ import { invalidField } from '../engine/errors';
 import { by, listReply, orderOf, pageOf, type ListParams, type Page } from '../engine/list';
 import type { Context, Reply } from '../engine/operation';
 import type { AlbumRecord, AlbumVideoRecord } from './album-records';
-import { inOrderOf, withMembers } from './memberships';
+import { idsOf, inOrderOf, withMembers } from './memberships';
 import { clipSorts, videoListFilter } from './video-lists';
 import { readVideoUri } from './video-uris';
 import { representVideos } from './videos';
@@ -51,7 +51,7 @@ export async function albumVideos(ctx: Context<unknown>, album: AlbumRecord, p: 
     ? async (offset, limit) => {
         const where = withMembers({ collection: 'album_videos', where: eq('album_id', album.id) }, 'video_id', 'videos', shown);
         const rows = await ctx.store.find<AlbumVideoRecord>('album_videos', { where, orderBy, offset, limit });
-        return { total: rows.total, videos: await inOrderOf<VideoRecord>(ctx.store, 'videos', rows.items.map((r) => r.video_id)) };
+        return { total: rows.total, videos: await inOrderOf<VideoRecord>(ctx.store, 'videos', idsOf(rows.items, 'video_id')) };
       }
     : async (offset, limit) => {
         const where = and(inSelect('id', 'album_videos', 'video_id', eq('album_id', album.id)), shown);

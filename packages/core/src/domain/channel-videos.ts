@@ -89,7 +89,7 @@ export type ChannelVideoSort = keyof typeof channelVideoSorts;
 /** One page of the videos of a channel the caller may see, filtered, sorted and paged on the channel's rows. */
 export function channelVideosPage(ctx: Context<unknown>, channel: ChannelRecord, params: ListParams<ChannelVideoSort>, page: Page): Promise<FindResult<VideoRecord>> {
   const orderBy = orderOf(channelVideoSorts, params.sort ?? 'default', params.direction);
-  return memberVideosPage(ctx, params, { collection: 'channel_videos', where: eq('channel_id', channel.id) }, orderBy, page);
+  return memberVideosPage(ctx, params, { collection: 'channel_videos', field: 'channel_id', id: channel.id }, orderBy, page);
 }
 
 const scanChunk = 500;

@@ -3,7 +3,7 @@ import { and, contains, eq, inSelect, isIn } from '../store/filters';
 import { by, orderOf, type Page } from '../engine/list';
 import type { UserRecord } from '../records';
 import { deepFreeze, isShared } from '../store/copy-json';
-import { Remembered } from '../representations/remembered';
+import { identityOf, Remembered } from '../representations/remembered';
 
 /**
  * The rows matching `rows.where` whose `field` names a member (in `members`, by id) that matches
@@ -20,15 +20,39 @@ export const withMembers = (rows: { collection: string; where: Filter }, field: 
  * of a channel's videos is then the same array on every read until something changes, which is
  * what lets its Clips be remembered as a page (domain/videos.ts).
  */
-export async function inOrderOf<T extends Doc>(store: Store, collection: string, ids: string[]): Promise<T[]> {
+export async function inOrderOf<T extends Doc>(store: Store, collection: string, ids: readonly string[]): Promise<T[]> {
   if (ids.length === 0) return [];
-  const { items } = await store.find<T>(collection, { where: isIn('id', ids) });
+  const { items } = await store.find<T>(collection, { where: idIn(ids) });
   const order = () => {
     const byId = new Map(items.map((item) => [item.id, item]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   };
-  return isShared(items) ? (ordered.get(items, ids.join(','), () => deepFreeze(order())) as T[]) : order();
+  if (!isShared(items)) return order();
+  return ordered.get(items, isShared(ids) ? `#${identityOf(ids)}` : ids.join(','), () => deepFreeze(order())) as T[];
 }
+
+/**
+ * The ids that `field` of each of `rows` names, in order. For a store's shared answer (a page of a
+ * list's rows) they are made once and shared, and so is the condition that reads their records
+ * (idIn): a hot page then asks the same condition on every read, which a store that remembers
+ * reads keys without writing the ids out again (store-sqlite read-keys.ts).
+ */
+export function idsOf<R extends Doc>(rows: readonly R[], field: keyof R & string): readonly string[] {
+  const build = () => rows.map((r) => String(r[field]));
+  return isShared(rows) ? derivedIds.get(rows, field, () => deepFreeze(build())) : build();
+}
+
+const derivedIds = new Remembered<readonly string[]>(2);
+
+/** `id` is one of `ids`: one condition per shared list of ids (idsOf). */
+export function idIn(ids: readonly string[]): Filter {
+  if (!isShared(ids)) return isIn('id', ids);
+  let where = idConditions.get(ids);
+  if (!where) idConditions.set(ids, (where = deepFreeze(isIn('id', ids))));
+  return where;
+}
+
+const idConditions = new WeakMap<readonly string[], Filter>();
 
 const ordered = new Remembered<readonly Doc[]>(4);
 
@@ -93,5 +117,5 @@ export async function memberPage<T extends Doc>(store: Store, q: MembershipPage)
   }
   const where = members.where ? withMembers(rows, rows.memberField, members.collection, members.where) : rows.where;
   const found = await store.find(rows.collection, { where, orderBy, offset, limit });
-  return { total: found.total, items: await inOrderOf<T>(store, members.collection, found.items.map((r) => String(r[rows.memberField]))) };
+  return { total: found.total, items: await inOrderOf<T>(store, members.collection, idsOf(found.items, rows.memberField)) };
 }

@@ -7,6 +7,7 @@ import { videoField } from '../schema/video-mirror';
 import { memberPage } from './memberships';
 import { representVideos } from './videos';
 import { visibleVideos, type VideoFields } from './visibility';
+import { listFilter } from './viewer-filters';
 
 /** The sorts SPEC.md gives most lists of videos (likes, watch later, appearances, categories…). */
 export const clipSorts = {
@@ -55,16 +56,24 @@ export function videoListFilter(ctx: Context<unknown>, params: ListParams): Filt
   );
 }
 
-/** A membership of videos whose rows mirror their video (schema/video-mirror.ts), and the rows of one list. */
+/** A membership of videos whose rows mirror their video (schema/video-mirror.ts), and the list (its rows' `field` is `id`). */
 export interface VideoMembership {
   collection: 'video_tags' | 'channel_videos';
-  where: Filter;
+  field: 'tag' | 'channel_id';
+  id: string;
 }
 
 const mirroredFields: VideoFields = { id: 'video_id', user_id: videoField('user_id'), privacy_view: videoField('privacy_view') };
 
-/** The rows of a membership list whose videos `viewer` may see, by the visibility rule on the mirrored fields. */
-export const visibleMembers = (viewer: UserRecord | null, list: VideoMembership): Filter => and(list.where, visibleVideos(viewer, mirroredFields));
+/**
+ * The rows of a membership list whose videos `viewer` may see (those that are embeddable or not,
+ * when `embeddable` is given), by the visibility rule on the mirrored fields; shared per viewer
+ * and list (viewer-filters.ts listFilter).
+ */
+export const visibleMembers = (viewer: UserRecord | null, list: VideoMembership, embeddable?: boolean): Filter =>
+  listFilter(viewer, `${list.collection}\u0000${list.id}\u0000${embeddable}`, () =>
+    and(eq(list.field, list.id), visibleVideos(viewer, mirroredFields), embeddable === undefined ? undefined : eq(videoField('embeddable'), embeddable)),
+  );
 
 /** Sorts on video fields as a membership's rows read them, on the mirrored copies (`plays` → `video_plays`). */
 export const onMirror = <K extends string>(sorts: Record<K, OrderBy[]>): Record<K, OrderBy[]> =>
@@ -81,7 +90,7 @@ export function memberVideosPage(ctx: Context<unknown>, params: ListParams, list
   return memberPage<VideoRecord>(ctx.store, {
     rows: {
       collection: list.collection,
-      where: and(visibleMembers(ctx.principal.user, list), embeddable === undefined ? undefined : eq(videoField('embeddable'), embeddable)),
+      where: visibleMembers(ctx.principal.user, list, embeddable),
       memberField: 'video_id',
     },
     members: { collection: 'videos', where: query ? or(contains('name', query), contains('description', query)) : undefined },

@@ -1,4 +1,4 @@
-import type { Store } from '../store/store';
+import type { Filter, Store } from '../store/store';
 import { and, eq, isIn } from '../store/filters';
 import type { UserRecord, UserVideoRecord, VideoRecord } from '../records';
 import type { ProjectRecord } from './project-records';
@@ -16,6 +16,7 @@ import { forgetAppearances } from './appearances';
 import { removeVideoFromGroups } from './group-videos';
 import { representContext } from './users';
 import { assertCanView } from './visibility';
+import { viewerRows } from './viewer-filters';
 import { leaveContainers } from './video-containers';
 import { leaveOndemandPage } from './ondemand-video-rows';
 import { leaveChannels } from './video-channels';
@@ -41,21 +42,19 @@ export async function loadVisibleVideo(ctx: Context<unknown>, id: string, passwo
  */
 export async function representVideos(ctx: Context<unknown>, videos: readonly VideoRecord[]): Promise<readonly Record<string, unknown>[]> {
   if (videos.length === 0) return [];
-  const ownerIds = [...new Set(videos.map((v) => v.user_id))];
-  const videoIds = videos.map((v) => v.id);
+  const asks = pageReads(videos);
   const viewer = ctx.principal.user;
   const times = (collection: 'likes' | 'watchlater' | 'watched', total: number) =>
-    viewer && total > 0 ? timesByVideo(ctx.store, collection, viewer.id, total, videoIds) : noTimes;
-  // Finds without a limit need no separate count.
-  const folderIds = [...new Set(videos.flatMap((v) => (v.parent_folder ? [v.parent_folder] : [])))];
+    viewer && total > 0 ? timesByVideo(ctx.store, collection, viewer, total, asks.videoIds) : noTimes;
   const withMetadata = since(ctx.version, 'connections');
+  // Finds without a limit need no separate count.
   const [owners, folders, liked, watchlater, watched, moderatedChannels, ondemand] = await Promise.all([
-    ownersOf(ctx.store, ownerIds),
-    folderIds.length ? ctx.store.find<ProjectRecord>('projects', { where: isIn('id', folderIds) }) : noFolders,
+    ownersOf(ctx.store, asks),
+    asks.folders ? ctx.store.find<ProjectRecord>('projects', { where: asks.folders }) : noFolders,
     times('likes', viewer?.likes_total ?? 0),
     times('watchlater', viewer?.watchlater_total ?? 0),
     times('watched', viewer?.watched_total ?? 0),
-    viewer ? ctx.store.count('channel_moderators', eq('user_id', viewer.id)) : 0,
+    viewer ? ctx.store.count('channel_moderators', viewerRows(viewer)) : 0,
     withMetadata ? ondemandOfVideos(ctx.store, videos, viewer) : new Map<string, ClipOndemand>(),
   ]);
   const purchases = viewer && ondemand.size ? await purchasesOf(ctx.store, [...new Set([...ondemand.values()].map((o) => o.page.id))], viewer) : null;
@@ -157,10 +156,37 @@ function sharedBase(video: VideoRecord, owner: UserRecord, folder: ProjectRecord
   return base;
 }
 
+/** What a page of Clips reads besides the viewer's rows: its owners, its folders (when any), its videos' ids. */
+interface PageReads {
+  ownerIds: readonly string[];
+  owners: Filter;
+  folders: Filter | null;
+  videoIds: readonly string[];
+}
+
+/**
+ * A page's reads, made once per shared page (the store's remembered answer) and shared, so that a
+ * store that remembers reads keys them without writing their ids out again on every read
+ * (store-sqlite read-keys.ts).
+ */
+function pageReads(videos: readonly VideoRecord[]): PageReads {
+  const build = (): PageReads => {
+    const ownerIds = [...new Set(videos.map((v) => v.user_id))];
+    const folderIds = [...new Set(videos.flatMap((v) => (v.parent_folder ? [v.parent_folder] : [])))];
+    return { ownerIds, owners: isIn('id', ownerIds), folders: folderIds.length ? isIn('id', folderIds) : null, videoIds: videos.map((v) => v.id) };
+  };
+  if (!isShared(videos)) return build();
+  let reads = sharedPageReads.get(videos);
+  if (!reads) sharedPageReads.set(videos, (reads = deepFreeze(build())));
+  return reads;
+}
+
+const sharedPageReads = new WeakMap<readonly VideoRecord[], PageReads>();
+
 /** The owners of a page of videos; one owner (a single video, one user's page) is a point read. */
-async function ownersOf(store: Store, ids: string[]): Promise<UserRecord[]> {
-  if (ids.length !== 1) return (await store.find<UserRecord>('users', { where: isIn('id', ids) })).items;
-  const owner = await store.get<UserRecord>('users', ids[0]);
+async function ownersOf(store: Store, { ownerIds, owners }: PageReads): Promise<UserRecord[]> {
+  if (ownerIds.length !== 1) return (await store.find<UserRecord>('users', { where: owners })).items;
+  const owner = await store.get<UserRecord>('users', ownerIds[0]);
   return owner ? [owner] : [];
 }
 
@@ -176,9 +202,9 @@ const noFolders = { items: [] as readonly ProjectRecord[], total: 0 };
  * read for every video and page they look at, remembered once, where asking for each page's
  * videos is a new read per page.
  */
-async function timesByVideo(store: Store, collection: string, userId: string, total: number, videoIds: string[]): Promise<ReadonlyMap<string, string>> {
+async function timesByVideo(store: Store, collection: string, viewer: UserRecord, total: number, videoIds: readonly string[]): Promise<ReadonlyMap<string, string>> {
   const whole = store.remembersReads === true && total <= WHOLE_ROWS;
-  const { items } = await store.find<UserVideoRecord>(collection, { where: whole ? eq('user_id', userId) : and(eq('user_id', userId), isIn('video_id', videoIds)) });
+  const { items } = await store.find<UserVideoRecord>(collection, { where: whole ? viewerRows(viewer) : and(viewerRows(viewer), isIn('video_id', videoIds)) });
   return timesOf(items);
 }
 

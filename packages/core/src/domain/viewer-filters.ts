@@ -1,4 +1,5 @@
 import type { Filter } from '../store/store';
+import { eq } from '../store/filters';
 import type { UserRecord } from '../records';
 import { deepFreeze, isShared } from '../store/copy-json';
 import { identityOf, Remembered } from '../representations/remembered';
@@ -35,3 +36,22 @@ export function userFilter(user: UserRecord, viewer: UserRecord | null, rule: st
 }
 
 const byUser = new Remembered<Filter>(8);
+
+/** The viewer's own rows of a collection that names them in `user_id` (their likes, queue, history, moderator rows). */
+export const viewerRows = (viewer: UserRecord): Filter => viewerFilter(viewer, viewerRows, () => eq('user_id', viewer.id));
+
+/**
+ * A list's whole condition as `viewer` reads it, made once per viewer document (one for every
+ * anonymous reader) and `list`, which names the list and every value the condition holds besides
+ * the viewer's (`channel_videos\u00001\u0000true`). Such a condition wraps the viewer's shared
+ * one in the list's own; made anew, its text was joined again, and the read cache's key of 700
+ * characters hashed again, on every read (store-sqlite read-keys.ts).
+ */
+export function listFilter(viewer: UserRecord | null, list: string, build: () => Filter): Filter {
+  if (viewer && !isShared(viewer)) return build();
+  return byList.get(viewer ?? everyone, list, () => deepFreeze(build()));
+}
+
+const byList = new Remembered<Filter>(32);
+/** What the conditions of anonymous readers are remembered by. */
+const everyone = {};

@@ -9,7 +9,6 @@ import { memberVideosPage, onMirror, visibleMembers, type VideoMembership } from
 import { loadVisibleVideo, representVideos } from '../domain/videos';
 import type { TagRecord } from '../records';
 import { representTag } from '../representations/tag';
-import { eq } from '../store/filters';
 
 const viewParams = object({ password: optional(size(string(), 1, 128)) });
 
@@ -107,7 +106,7 @@ export const getTag = operation({
 });
 
 /** The rows of a tag's list of videos. */
-const tagged = (tag: TagRecord): VideoMembership => ({ collection: 'video_tags', where: eq('tag', tag.id) });
+const tagged = (tag: TagRecord): VideoMembership => ({ collection: 'video_tags', field: 'tag', id: tag.id });
 
 // The videos' fields, read from the tag rows' mirrored copies.
 const sorts = onMirror({

@@ -7,6 +7,7 @@ import { since } from '../engine/versions';
 import { representContext, targetUser } from '../domain/users';
 import { representVideos } from '../domain/videos';
 import { listableVideos } from '../domain/visibility';
+import { listFilter } from '../domain/viewer-filters';
 import { checkVideoRules, newVideo, videoPatch } from '../domain/video-write';
 import { uploadFields, videoFields } from '../domain/video-fields';
 import type { VideoRecord } from '../records';
@@ -92,12 +93,13 @@ export const listUserVideos = operation({
     const page = pageOf(p);
     const embeddable = embeddableFilter(p);
     const query = p.query?.trim();
-    const where = and(
-      listableVideos(ctx.principal.user, owner.id),
-      embeddable === undefined ? undefined : eq('embeddable', embeddable),
-      p.filter === 'playable' ? eq('status', 'available') : undefined,
-      query ? or(contains('name', query), contains('description', query)) : undefined,
-    );
+    const viewer = ctx.principal.user;
+    const listed = () =>
+      and(listableVideos(viewer, owner.id), embeddable === undefined ? undefined : eq('embeddable', embeddable), p.filter === 'playable' ? eq('status', 'available') : undefined);
+    // A search's condition is its own; the list's is shared per viewer (viewer-filters.ts listFilter).
+    const where = query
+      ? and(listed(), or(contains('name', query), contains('description', query)))
+      : listFilter(viewer, `videos\u0000${owner.id}\u0000${embeddable}\u0000${p.filter}`, listed);
     const result = await ctx.store.find<VideoRecord>('videos', {
       where,
       orderBy: orderOf(sorts, p.sort ?? 'default', p.direction),

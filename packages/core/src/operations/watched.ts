@@ -2,7 +2,7 @@ import { object } from 'superstruct';
 import { notFound } from '../engine/errors';
 import { by, listParams, listReply, pageOf } from '../engine/list';
 import { noContent, ok, operation } from '../engine/operation';
-import { inOrderOf, withMembers } from '../domain/memberships';
+import { idsOf, inOrderOf, withMembers } from '../domain/memberships';
 import { findListedVideo, removeUserVideo, watchedList } from '../domain/user-video-lists';
 import { actingUser } from '../domain/users';
 import { loadVisibleVideo, representOne, representVideos } from '../domain/videos';
@@ -32,7 +32,7 @@ export const listWatched = operation({
       offset: page.offset,
       limit: page.limit,
     });
-    const videos = await inOrderOf<VideoRecord>(ctx.store, 'videos', rows.items.map((r) => r.video_id));
+    const videos = await inOrderOf<VideoRecord>(ctx.store, 'videos', idsOf(rows.items, 'video_id'));
     return listReply(ctx, page, rows.total, await representVideos(ctx, videos), 'video');
   },
 });

@@ -7,8 +7,8 @@ export const gt = (field: string, value: Scalar): Filter => ({ field, op: 'gt', 
 export const gte = (field: string, value: Scalar): Filter => ({ field, op: 'gte', value });
 export const lt = (field: string, value: Scalar): Filter => ({ field, op: 'lt', value });
 export const lte = (field: string, value: Scalar): Filter => ({ field, op: 'lte', value });
-export const isIn = (field: string, values: Scalar[]): Filter => ({ field, op: 'in', values });
-export const notIn = (field: string, values: Scalar[]): Filter => ({ field, op: 'nin', values });
+export const isIn = (field: string, values: readonly Scalar[]): Filter => ({ field, op: 'in', values });
+export const notIn = (field: string, values: readonly Scalar[]): Filter => ({ field, op: 'nin', values });
 export const contains = (field: string, value: string): Filter => ({ field, op: 'contains', value });
 export const inSelect = (field: string, collection: string, selectField: string, where?: Filter): Filter => ({
   field,

@@ -18,7 +18,7 @@ export interface Doc {
 /** A filter tree. Field names are top-level fields declared in the collection schema. */
 export type Filter =
   | { field: string; op: 'eq' | 'ne' | 'lt' | 'lte' | 'gt' | 'gte'; value: Scalar }
-  | { field: string; op: 'in' | 'nin'; values: Scalar[] }
+  | { field: string; op: 'in' | 'nin'; values: readonly Scalar[] }
   /** Case-insensitive substring match on a text field. */
   | { field: string; op: 'contains'; value: string }
   /** Semi-join: `field` is one of `select.field` of the rows of `select.collection` matching `select.where`. */
