@@ -101,6 +101,31 @@ for (const driver of drivers) {
       assert.equal((await h.call('GET', user, { token: viewer.token })).body.metadata.interactions.follow.added, false);
     });
 
+    it("a video shared with a user and a channel they came to moderate show in the next read of that user, by anybody", async () => {
+      const totals = async (token?: string) => {
+        const { shared, moderated_channels } = (await h.call('GET', `/users/${viewer.user.id}`, { token })).body.metadata.connections;
+        return [shared.total, moderated_channels.total];
+      };
+      // A channel's owner makes moderators of the users they follow.
+      assert.equal((await h.call('PUT', `/me/following/${viewer.user.id}`, { token: owner.token })).status, 204);
+      const readers = [undefined, viewer.token, owner.token];
+      for (const token of readers) {
+        await warm(`/users/${viewer.user.id}`, token);
+        assert.deepEqual(await totals(token), [0, 0]);
+      }
+      const secret = await h.video(owner, { name: 'For the viewer', privacy: { view: 'users' } });
+      const channel = (await h.call('POST', '/channels', { token: owner.token, json: { name: 'Theirs', description: 'x', privacy: 'anybody' } })).body.uri as string;
+      for (const token of readers) await warm(`/users/${viewer.user.id}`, token);
+      assert.equal((await h.call('PUT', `/videos/${secret}/privacy/users/${viewer.user.id}`, { token: owner.token })).status, 200);
+      for (const token of readers) assert.deepEqual(await totals(token), [1, 0]);
+      assert.equal((await h.call('PUT', `${channel}/moderators/${viewer.user.id}`, { token: owner.token })).status, 204);
+      for (const token of readers) assert.deepEqual(await totals(token), [1, 1]);
+      assert.equal((await h.call('DELETE', `/videos/${secret}`, { token: owner.token })).status, 204);
+      assert.equal((await h.call('DELETE', channel, { token: owner.token })).status, 204);
+      for (const token of readers) assert.deepEqual(await totals(token), [0, 0]);
+      assert.equal((await h.call('DELETE', `/me/following/${viewer.user.id}`, { token: owner.token })).status, 204);
+    });
+
     it("the owner's edit shows at once to every viewer, in the video and in lists", async () => {
       const list = `/users/${owner.user.id}/videos`;
       for (const token of [undefined, viewer.token, owner.token]) {

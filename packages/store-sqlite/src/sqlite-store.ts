@@ -38,12 +38,27 @@ export class SqliteStore implements Store {
     this.reader = read?.ops;
     this.remembersReads = read !== undefined;
     this.#snapshot = read?.snapshot;
+    const snapshot = read?.snapshot;
+    if (snapshot) {
+      this.generation = () => {
+        this.#checkOpen();
+        snapshot.enter();
+        return snapshot.dataVersion();
+      };
+    }
     // Reads move past a commit before it is acknowledged to its writers, and forget what it changed.
     this.#groups = new GroupCommit(writer.conn.db, DEFAULT_GROUP_LIMITS, () => {
       read?.own.committing();
       this.#snapshot?.end();
     });
   }
+
+  /**
+   * The read connection's data_version at its current snapshot: SQLite moves it whenever another
+   * connection commits, and every write of this store commits on the writer connection (or the
+   * bulk writer's), so any commit moves it. Absent for ':memory:', which has no read connection.
+   */
+  readonly generation?: () => number;
 
   async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | null> {
     return this.#read((ops) => ops.get<T>(collection, id));

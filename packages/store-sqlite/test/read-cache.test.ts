@@ -397,3 +397,43 @@ describe('sqlite store: pages kept past commits that cannot have changed them', 
     });
   });
 });
+
+// The generation (Store.generation) is the read snapshot's data_version: what core remembers by it
+// (a token's caller, a viewer's rows) is answered again only while no commit has moved it.
+describe('sqlite store: generation', () => {
+  it('moves with another process`s commit from the next turn, as that commit shows in reads', async () => {
+    await withStore(async (store, path) => {
+      await store.insert('videos', { tag: 'music', plays: 1 });
+      const before = store.generation!();
+      commitElsewhere(path, `UPDATE videos SET doc = '{"tag":"music","plays":9}', plays = 9 WHERE id = 1`);
+      // This turn's snapshot was taken before the commit: its reads and its generation agree.
+      assert.equal(store.generation!(), before);
+      assert.equal((await store.get('videos', '1'))?.plays, 1);
+      await nextTurn();
+      const after = store.generation!();
+      assert.notEqual(after, before);
+      assert.equal((await store.get('videos', '1'))?.plays, 9);
+      await nextTurn();
+      assert.equal(store.generation!(), after, 'unchanged while nobody commits');
+    });
+  });
+
+  it('moves with this store`s commit at once, in the same turn', async () => {
+    await withStore(async (store) => {
+      const before = store.generation!();
+      const write = store.insert('videos', { tag: 'music', plays: 1 });
+      assert.equal(store.generation!(), before, 'not before the write commits');
+      await write;
+      assert.notEqual(store.generation!(), before);
+    });
+  });
+
+  it('is not offered by an in-memory store, whose reads have no snapshot of their own', async () => {
+    const store = await openSqliteStore({ schema, path: ':memory:' });
+    try {
+      assert.equal(store.generation, undefined);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -2,6 +2,7 @@ import { describe } from 'node:test';
 import { crudTests } from './crud-tests';
 import type { StoreTestDriver } from './driver';
 import { filterTests } from './filter-tests';
+import { generationTests } from './generation-tests';
 import { mirrorTests } from './mirror-tests';
 import { orderTests } from './order-tests';
 import { persistenceTests } from './persistence-tests';
@@ -29,6 +30,7 @@ export function testStore(driver: StoreTestDriver): void {
     mirrorTests(driver);
     transactionTests(driver);
     restoreTests(driver);
+    generationTests(driver);
     if (driver.reopen) persistenceTests(driver, driver.reopen);
   });
 }

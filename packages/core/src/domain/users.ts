@@ -10,7 +10,8 @@ import { representUser, type UserFacts } from '../representations/user';
 import { nameKey } from './user-search';
 import { since, type Version } from '../engine/versions';
 import { connectionTotals } from './user-connections';
-import { Remembered } from '../representations/remembered';
+import { identityOf, Remembered } from '../representations/remembered';
+import { GenerationMemory } from '../store/generation-memory';
 import { userFilter } from './viewer-filters';
 import { deepFreeze, isShared } from '../store/copy-json';
 
@@ -104,7 +105,16 @@ export const representContext = (ctx: Context<unknown>): RepresentContext => ({
  * What the User representation of each of `users` needs besides the record, for `viewer`: whether
  * they follow each (one query), and the totals no counter keeps (from 3.2 on, where connections appear).
  */
-export async function loadUserFacts(store: Store, users: readonly UserRecord[], viewer: UserRecord | null, version: Version): Promise<UserFacts[]> {
+export function loadUserFacts(store: Store, users: readonly UserRecord[], viewer: UserRecord | null, version: Version): Promise<UserFacts[]> {
+  const read = () => readUserFacts(store, users, viewer, version);
+  // One user (GET /me, GET /users/{id}) as one viewer sees them: remembered while the store's generation stands.
+  if (users.length !== 1 || !isShared(users[0]) || (viewer && !isShared(viewer))) return read();
+  return oneUsersFacts.get(store, users[0], `${viewer ? identityOf(viewer) : 0}\u0000${since(version, 'connections')}`, read);
+}
+
+const oneUsersFacts = new GenerationMemory<UserFacts[]>(4);
+
+async function readUserFacts(store: Store, users: readonly UserRecord[], viewer: UserRecord | null, version: Version): Promise<UserFacts[]> {
   // Nobody follows themselves: their own record needs no look; nor does a viewer who follows nobody.
   const others = users.filter((u) => u.id !== viewer?.id).map((u) => u.id);
   const [follows, totals] = await Promise.all([

@@ -17,6 +17,7 @@ import { removeVideoFromGroups } from './group-videos';
 import { representContext } from './users';
 import { assertCanView } from './visibility';
 import { viewerRows } from './viewer-filters';
+import { GenerationMemory } from '../store/generation-memory';
 import { leaveContainers } from './video-containers';
 import { leaveOndemandPage } from './ondemand-video-rows';
 import { leaveChannels } from './video-channels';
@@ -44,17 +45,12 @@ export async function representVideos(ctx: Context<unknown>, videos: readonly Vi
   if (videos.length === 0) return [];
   const asks = pageReads(videos);
   const viewer = ctx.principal.user;
-  const times = (collection: 'likes' | 'watchlater' | 'watched', total: number) =>
-    viewer && total > 0 ? timesByVideo(ctx.store, collection, viewer, total, asks.videoIds) : noTimes;
   const withMetadata = since(ctx.version, 'connections');
   // Finds without a limit need no separate count.
-  const [owners, folders, liked, watchlater, watched, moderatedChannels, ondemand] = await Promise.all([
+  const [owners, folders, { liked, watchlater, watched, moderatedChannels }, ondemand] = await Promise.all([
     ownersOf(ctx.store, asks),
     asks.folders ? ctx.store.find<ProjectRecord>('projects', { where: asks.folders }) : noFolders,
-    times('likes', viewer?.likes_total ?? 0),
-    times('watchlater', viewer?.watchlater_total ?? 0),
-    times('watched', viewer?.watched_total ?? 0),
-    viewer ? ctx.store.count('channel_moderators', viewerRows(viewer)) : 0,
+    viewer ? viewerFacts(ctx.store, viewer, asks.videoIds) : noViewerFacts,
     withMetadata ? ondemandOfVideos(ctx.store, videos, viewer) : new Map<string, ClipOndemand>(),
   ]);
   const purchases = viewer && ondemand.size ? await purchasesOf(ctx.store, [...new Set([...ondemand.values()].map((o) => o.page.id))], viewer) : null;
@@ -194,17 +190,41 @@ async function ownersOf(store: Store, { ownerIds, owners }: PageReads): Promise<
 const WHOLE_ROWS = 50;
 
 const noTimes: ReadonlyMap<string, string> = new Map();
+const noViewerFacts: PageFacts = { liked: noTimes, watchlater: noTimes, watched: noTimes, moderatedChannels: 0 };
+
+/**
+ * The viewer's likes, queue and history of `videoIds` (each skipped when they have none), and how
+ * many channels they moderate. Read whole (few rows), they are the same for every page: remembered
+ * per viewer document while the store's generation stands (GenerationMemory).
+ */
+function viewerFacts(store: Store, viewer: UserRecord, videoIds: readonly string[]): Promise<PageFacts> {
+  const whole = (total: number) => store.remembersReads === true && total <= WHOLE_ROWS;
+  const read = async (): Promise<PageFacts> => {
+    const times = (collection: 'likes' | 'watchlater' | 'watched', total: number) =>
+      total > 0 ? timesByVideo(store, collection, viewer, whole(total) ? null : videoIds) : noTimes;
+    const [liked, watchlater, watched, moderatedChannels] = await Promise.all([
+      times('likes', viewer.likes_total),
+      times('watchlater', viewer.watchlater_total),
+      times('watched', viewer.watched_total),
+      store.count('channel_moderators', viewerRows(viewer)),
+    ]);
+    return { liked, watchlater, watched, moderatedChannels };
+  };
+  const pageFree = [viewer.likes_total, viewer.watchlater_total, viewer.watched_total].every(whole);
+  return pageFree ? viewersFacts.get(store, viewer, '', read) : read();
+}
+
+const viewersFacts = new GenerationMemory<PageFacts>(1);
 const noFolders = { items: [] as readonly ProjectRecord[], total: 0 };
 
 /**
- * video id → time of the viewer's row in a user↔video membership collection (of `total` rows).
- * A store that remembers reads is asked for all the viewer's rows when they are few: the same
- * read for every video and page they look at, remembered once, where asking for each page's
- * videos is a new read per page.
+ * video id → time of the viewer's row in a user↔video membership collection, for `videoIds`, or
+ * for all their rows (null). A store that remembers reads is asked for all the viewer's rows when
+ * they are few: the same read for every video and page they look at, remembered once, where
+ * asking for each page's videos is a new read per page.
  */
-async function timesByVideo(store: Store, collection: string, viewer: UserRecord, total: number, videoIds: readonly string[]): Promise<ReadonlyMap<string, string>> {
-  const whole = store.remembersReads === true && total <= WHOLE_ROWS;
-  const { items } = await store.find<UserVideoRecord>(collection, { where: whole ? viewerRows(viewer) : and(viewerRows(viewer), isIn('video_id', videoIds)) });
+async function timesByVideo(store: Store, collection: string, viewer: UserRecord, videoIds: readonly string[] | null): Promise<ReadonlyMap<string, string>> {
+  const { items } = await store.find<UserVideoRecord>(collection, { where: videoIds ? and(viewerRows(viewer), isIn('video_id', videoIds)) : viewerRows(viewer) });
   return timesOf(items);
 }
 

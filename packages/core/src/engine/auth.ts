@@ -1,6 +1,7 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../store/store';
 import { isShared } from '../store/copy-json';
+import { GenerationMemory } from '../store/generation-memory';
 import type { UserRecord } from '../records';
 import { unauthorized } from './errors';
 import type { Scope } from './scopes';
@@ -28,7 +29,7 @@ export const hashToken = (token: string): string => hash('sha256', token);
  * The hashes of the tokens presented lately: even one-shot, hashing is a native call costing a
  * read with a token microseconds, and a client presents the same token on every request. A hash
  * never changes, so what this remembers is never stale; revoking deletes the stored record, which
- * is looked up on every request. Bounded, oldest out, so memory stays small.
+ * is looked up again after every commit (identify). Bounded, oldest out, so memory stays small.
  */
 const recentHashes = new Map<string, string>();
 const MAX_RECENT_HASHES = 4096;
@@ -80,9 +81,21 @@ export type Identity = { principal: Principal; tokenHash: string | null } | { re
 
 export const anonymousIdentity: Identity = { principal: anonymous, tokenHash: null };
 
-/** Looks a presented token up: malformed, unknown, revoked, or whose user is gone → refused. */
+/**
+ * Looks a presented token up: malformed, unknown, revoked, or whose user is gone → refused. A store
+ * that offers a generation (Store.generation) moves it with every commit, its own or another
+ * process's: until it moves, the token's record and its user are what they were, so the identity
+ * read at that generation is answered again without reading them.
+ */
 export async function identify(store: Store, token: string | undefined): Promise<Identity> {
   if (token === undefined) return anonymousIdentity;
+  return identities.get(store, store, token, () => lookUp(store, token));
+}
+
+/** Per store, the identities of the tokens presented lately, as many as their hashes. */
+const identities = new GenerationMemory<Identity>(MAX_RECENT_HASHES);
+
+async function lookUp(store: Store, token: string): Promise<Identity> {
   const hash = presentedHash(token);
   const record = token ? await store.get<TokenRecord>('tokens', hash) : null;
   // The lookup is by hash; compare again in constant time so equality never leaks through timing

@@ -114,6 +114,14 @@ export interface Store {
    */
   readonly remembersReads?: boolean;
   /**
+   * A number that moves whenever what the store holds may have changed: on every commit, this
+   * process's or another's. While it answers the same number, every read answers what it answered
+   * before, so core may answer again what it derived from reads made since it was that number (the
+   * caller a token names, a viewer's rows) without reading. Read it before those reads. Absent
+   * where a driver cannot tell without a round trip (JSON, PostgreSQL) and inside transactions.
+   */
+  generation?(): number;
+  /**
    * A request counter shared by every process on this store's database, for a driver whose store
    * several servers open at once (PostgreSQL). It counts outside any transaction. Absent where one
    * process owns the store (SQLite, JSON): the service then counts in memory.

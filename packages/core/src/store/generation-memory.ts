@@ -1,0 +1,30 @@
+import type { Store } from './store';
+
+/**
+ * What core derived from reads (a token's caller, a viewer's rows, a user's facts), remembered per
+ * object it is about (a shared document; the store, for what is keyed by text alone) and `key`,
+ * which names everything else the reads asked, and answered again while the store's generation
+ * (Store.generation) has not moved since it was read: no commit, this process's or another's,
+ * can have changed it. A store without a generation is read every time. A few keys per object,
+ * like representations/remembered.ts; what it answers is shared, never to be changed.
+ */
+export class GenerationMemory<V> {
+  readonly #byObject = new WeakMap<object, Map<string, { store: Store; generation: number; value: V }>>();
+
+  constructor(private readonly perObject: number) {}
+
+  async get(store: Store, about: object, key: string, read: () => Promise<V>): Promise<V> {
+    // Taken before reading: what is read can then only be as new as the generation, or newer.
+    const generation = store.generation?.();
+    if (generation === undefined) return read();
+    let known = this.#byObject.get(about);
+    const last = known?.get(key);
+    if (last && last.store === store && last.generation === generation) return last.value;
+    const value = await read();
+    if (!known) this.#byObject.set(about, (known = new Map()));
+    known.delete(key);
+    if (known.size >= this.perObject) known.delete(known.keys().next().value as string);
+    known.set(key, { store, generation, value });
+    return value;
+  }
+}
