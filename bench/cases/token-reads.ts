@@ -41,9 +41,11 @@ interface Read {
  *
  * A token's list page is compared with the anonymous one as shares of bare writing each page's
  * bytes in the same pieces: on loopback, node:http writing a 154 KB page (25 Clips with a token)
- * answers 20-25% fewer requests a second than writing a 143 KB one (the same page anonymous), as
- * the kernel's TCP handles the larger write differently, so a raw ratio would measure the kernel,
- * not the server. The raw ratio is shown beside it.
+ * answers 20-25% fewer requests a second than writing a 143 KB one (the same page anonymous): past
+ * about 153 KB one write costs the kernel twice as much (writev 23 → 37 µs under strace, the
+ * receiving socket coalescing four times as often), so a raw ratio would measure the kernel, not
+ * the server. The raw ratio is shown beside it. The share corrects for it only in part: a server
+ * busy with other requests pays the step more than bare does (the server CPU notes show it).
  */
 export async function tokenReadCases(b: Bench, world: QuickWorld): Promise<void> {
   const owner = world.summary.busiest.user?.id;
