@@ -245,7 +245,7 @@ function mayHaveChanged(entry: Entry<unknown>, changed: Changed): boolean {
 export const statementKey = (sql: string, params: readonly SqlValue[]): string => `${sql}\u0000${JSON.stringify(params, typedParam)}`;
 
 /** Adds to a bounded map, forgetting the oldest entry when full. */
-function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+export function remember<V>(map: Map<string, V>, key: string, value: V, max: number): void {
   if (map.size >= max) map.delete(map.keys().next().value as string);
   map.set(key, value);
 }

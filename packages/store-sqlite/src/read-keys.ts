@@ -1,4 +1,5 @@
 import { isShared, type Filter } from '@reelbase/core';
+import { remember } from './read-cache';
 
 /**
  * The read cache's keys: what a read asked, as text. A visibility condition built once per viewer
@@ -15,11 +16,8 @@ export function readKey(table: string, kind: 'find' | 'one' | 'count', where: Fi
   let known = keys.get(where);
   if (!known) keys.set(where, (known = new Map()));
   let key = known.get(head);
-  if (key === undefined) {
-    // Bounded: pages of one list (each offset its own head) cycle through.
-    if (known.size >= MAX_KEYS_PER_CONDITION) known.delete(known.keys().next().value as string);
-    known.set(head, (key = head + filterText(where)));
-  }
+  // Bounded: pages of one list (each offset its own head) cycle through.
+  if (key === undefined) remember(known, head, (key = head + filterText(where)), MAX_KEYS_PER_CONDITION);
   return key;
 }
 

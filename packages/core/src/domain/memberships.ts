@@ -2,7 +2,7 @@ import type { Doc, Filter, FindResult, OrderBy, Store } from '../store/store';
 import { and, contains, eq, inSelect, isIn } from '../store/filters';
 import { by, orderOf, type Page } from '../engine/list';
 import type { UserRecord } from '../records';
-import { deepFreeze, isShared } from '../store/copy-json';
+import { deepFreeze, isShared, sharedOnce } from '../store/copy-json';
 import { identityOf, Remembered } from '../representations/remembered';
 
 /**
@@ -45,12 +45,7 @@ export function idsOf<R extends Doc>(rows: readonly R[], field: keyof R & string
 const derivedIds = new Remembered<readonly string[]>(2);
 
 /** `id` is one of `ids`: one condition per shared list of ids (idsOf). */
-export function idIn(ids: readonly string[]): Filter {
-  if (!isShared(ids)) return isIn('id', ids);
-  let where = idConditions.get(ids);
-  if (!where) idConditions.set(ids, (where = deepFreeze(isIn('id', ids))));
-  return where;
-}
+export const idIn = (ids: readonly string[]): Filter => sharedOnce(idConditions, ids, () => isIn('id', ids));
 
 const idConditions = new WeakMap<readonly string[], Filter>();
 

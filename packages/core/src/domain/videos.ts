@@ -11,7 +11,7 @@ import { ondemandOfVideos, purchasesOf } from './clip-ondemand';
 import { mayAddToAlbums } from './albums';
 import type { RepresentContext } from '../representations/common';
 import { sameVersion, since, type Version } from '../engine/versions';
-import { deepFreeze, isShared } from '../store/copy-json';
+import { deepFreeze, isShared, sharedOnce } from '../store/copy-json';
 import { forgetAppearances } from './appearances';
 import { removeVideoFromGroups } from './group-videos';
 import { representContext } from './users';
@@ -166,15 +166,11 @@ interface PageReads {
  * (store-sqlite read-keys.ts).
  */
 function pageReads(videos: readonly VideoRecord[]): PageReads {
-  const build = (): PageReads => {
+  return sharedOnce(sharedPageReads, videos, () => {
     const ownerIds = [...new Set(videos.map((v) => v.user_id))];
     const folderIds = [...new Set(videos.flatMap((v) => (v.parent_folder ? [v.parent_folder] : [])))];
     return { ownerIds, owners: isIn('id', ownerIds), folders: folderIds.length ? isIn('id', folderIds) : null, videoIds: videos.map((v) => v.id) };
-  };
-  if (!isShared(videos)) return build();
-  let reads = sharedPageReads.get(videos);
-  if (!reads) sharedPageReads.set(videos, (reads = deepFreeze(build())));
-  return reads;
+  });
 }
 
 const sharedPageReads = new WeakMap<readonly VideoRecord[], PageReads>();
@@ -229,14 +225,8 @@ async function timesByVideo(store: Store, collection: string, viewer: UserRecord
 }
 
 /** The rows' times by video, made once per remembered (frozen, shared) answer. */
-function timesOf(rows: readonly UserVideoRecord[]): ReadonlyMap<string, string> {
-  let times = rememberedTimes.get(rows);
-  if (!times) {
-    times = new Map(rows.map((r) => [r.video_id, r.created_time]));
-    if (isShared(rows)) rememberedTimes.set(rows, times);
-  }
-  return times;
-}
+const timesOf = (rows: readonly UserVideoRecord[]): ReadonlyMap<string, string> =>
+  sharedOnce(rememberedTimes, rows, () => new Map(rows.map((r) => [r.video_id, r.created_time])));
 
 const rememberedTimes = new WeakMap<readonly UserVideoRecord[], ReadonlyMap<string, string>>();
 

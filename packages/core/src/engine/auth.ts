@@ -2,6 +2,7 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../store/store';
 import { isShared } from '../store/copy-json';
 import { GenerationMemory } from '../store/generation-memory';
+import { keep } from '../representations/remembered';
 import type { UserRecord } from '../records';
 import { unauthorized } from './errors';
 import type { Scope } from './scopes';
@@ -36,10 +37,7 @@ const MAX_RECENT_HASHES = 4096;
 
 function presentedHash(token: string): string {
   let known = recentHashes.get(token);
-  if (known === undefined) {
-    if (recentHashes.size >= MAX_RECENT_HASHES) recentHashes.delete(recentHashes.keys().next().value as string);
-    recentHashes.set(token, (known = hashToken(token)));
-  }
+  if (known === undefined) keep(recentHashes, token, (known = hashToken(token)), MAX_RECENT_HASHES);
   return known;
 }
 

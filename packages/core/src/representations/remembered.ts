@@ -14,12 +14,16 @@ export class Remembered<V> {
     let known = this.#byDocument.get(document);
     if (!known) this.#byDocument.set(document, (known = new Map()));
     let value = known.get(key);
-    if (value === undefined) {
-      if (known.size >= this.perDocument) known.delete(known.keys().next().value as string);
-      known.set(key, (value = build()));
-    }
+    if (value === undefined) keep(known, key, (value = build()), this.perDocument);
     return value;
   }
+}
+
+/** Sets `key` in a map bounded to `max` entries, the oldest set going first. */
+export function keep<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  map.delete(key);
+  if (map.size >= max) map.delete(map.keys().next().value as K);
+  map.set(key, value);
 }
 
 const identities = new WeakMap<object, number>();

@@ -39,3 +39,14 @@ export function deepFreeze<T>(value: T): T {
 
 /** Whether deepFreeze froze `value`: shared, so it never changes and may be remembered by its identity. */
 export const isShared = (value: unknown): boolean => typeof value === 'object' && value !== null && sharedValues.has(value);
+
+/**
+ * What `build` makes of `source`: made once per shared source (which never changes), kept in
+ * `made` and shared (deep-frozen) in turn; made anew for a source that is not shared.
+ */
+export function sharedOnce<S extends object, V>(made: WeakMap<S, V>, source: S, build: () => V): V {
+  if (!isShared(source)) return build();
+  let value = made.get(source);
+  if (value === undefined) made.set(source, (value = deepFreeze(build())));
+  return value;
+}

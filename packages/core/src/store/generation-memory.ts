@@ -1,4 +1,5 @@
 import type { Store } from './store';
+import { keep } from '../representations/remembered';
 
 /**
  * What core derived from reads (a token's caller, a viewer's rows, a user's facts), remembered per
@@ -22,9 +23,7 @@ export class GenerationMemory<V> {
     if (last && last.store === store && last.generation === generation) return last.value;
     const value = await read();
     if (!known) this.#byObject.set(about, (known = new Map()));
-    known.delete(key);
-    if (known.size >= this.perObject) known.delete(known.keys().next().value as string);
-    known.set(key, { store, generation, value });
+    keep(known, key, { store, generation, value }, this.perObject);
     return value;
   }
 }
