@@ -4,7 +4,6 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
-    workers?: number;
     headers?: Record<string, string>;
     /** Sent in turn by each connection (path relative to `url`'s origin). */
     requests?: { method?: string; path?: string }[];

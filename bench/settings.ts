@@ -52,7 +52,7 @@ export function readSettings(): Settings {
 export const describeSettings = (s: Settings): string =>
   [
     `Node ${process.version}, ${availableParallelism()} CPUs; every server in its own process on 127.0.0.1, anonymous reads (the token cases say who calls).`,
-    `autocannon in a worker thread: ${s.warmup} s warm-up, then ${s.seconds} s per case; throughput cases ${s.connections} connections, ` +
+    `autocannon in this thread, reading into one buffer a connection: ${s.warmup} s warm-up, then ${s.seconds} s per case; throughput cases ${s.connections} connections, ` +
       `latency cases (p99 targets) ${s.latencyConnections} connection${s.latencyConnections === 1 ? '' : 's'}.`,
     `Scale ${s.scale}${s.only ? `, cases matching "${s.only}"` : ''}. Env: BENCH_SECONDS BENCH_WARMUP BENCH_CONNECTIONS BENCH_LATENCY_CONNECTIONS BENCH_SCALE BENCH_VIDEOS BENCH_CASES BENCH_DIR BENCH_POSTGRES.`,
     s.postgres ? `PostgreSQL cases on ${describePostgres(s.postgres)} (a throwaway database).` : 'PostgreSQL cases not run (set BENCH_POSTGRES=postgres://…).',

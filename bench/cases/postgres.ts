@@ -24,8 +24,8 @@ const servers = ['reelbase postgres', 'reelbase postgres ×2'];
  * Reads on PostgreSQL beside SQLite: the quick SQLite store copied into a throwaway database on
  * BENCH_POSTGRES by `reelbase migrate` (same ids, same answers), then `GET /videos/{id}` and a
  * page sorted by plays on SQLite, on one server on PostgreSQL, and on two servers sharing the
- * database. Two servers get two autocannon instances at once, one per server, each with half the
- * connections: their req/s are summed and the worse p99 is shown.
+ * database. Two servers get two autocannon instances at once (both in this thread), one per
+ * server, each with half the connections: their req/s are summed and the worse p99 is shown.
  */
 export async function postgresCases(b: Bench, world: QuickWorld | null): Promise<void> {
   const serverUrl = b.settings.postgres;
