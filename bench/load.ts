@@ -102,6 +102,8 @@ export interface Interleaved {
 export interface InterleavedMeasure extends Measure {
   /** Server CPU microseconds a request, over the measured rounds (warm-up left out); null where /proc is not there. */
   cpuMicros: number | null;
+  /** req/s of each turn, round by round. */
+  turns: number[];
 }
 
 /** Round `round`'s order of `n` cases: turned by the round, and backwards in odd rounds. */
@@ -126,7 +128,7 @@ export async function measureInterleaved(cases: Interleaved[], s: Settings, roun
     ...(c.paths ? { requests: c.paths.map((path) => ({ method: 'GET', path })) } : {}),
     ...(c.headers ? { headers: c.headers } : {}),
   });
-  const totals = cases.map(() => ({ requests: 0, seconds: 0, p50: 0, p99: 0, failed: 0, cpu: 0 as number | null }));
+  const totals = cases.map(() => ({ requests: 0, seconds: 0, p50: 0, p99: 0, failed: 0, cpu: 0 as number | null, turns: [] as number[] }));
   for (const c of cases) await autocannon({ ...spread(c), duration: s.warmup });
   for (let round = 0; round < rounds; round++) {
     for (const i of turnOrder(cases.length, round)) {
@@ -141,6 +143,7 @@ export async function measureInterleaved(cases: Interleaved[], s: Settings, roun
       t.p50 += r.latency.p50 / rounds;
       t.p99 = Math.max(t.p99, r.latency.p99);
       t.failed += r.errors + r.timeouts + r.non2xx;
+      t.turns.push(r.requests.total / r.duration);
     }
   }
   return totals.map((t) => ({
@@ -149,5 +152,18 @@ export async function measureInterleaved(cases: Interleaved[], s: Settings, roun
     p99: t.p99,
     failed: t.failed,
     cpuMicros: t.cpu === null || t.requests === 0 ? null : (t.cpu / t.requests) * 1e6,
+    turns: t.turns,
   }));
+}
+
+/**
+ * How `a` compares with `b`, two cases of one interleaved measurement: the median of their
+ * rounds' ratios, each round's turns taken seconds apart. On a shared virtual machine a
+ * turn now and then runs a quarter slow (one list page's eight turns: 4,016–4,723 req/s, and one
+ * 3,099); a ratio of totals carries that turn's loss whole, the median leaves it out.
+ */
+export function pairedRatio(a: InterleavedMeasure, b: InterleavedMeasure): number {
+  const ratios = a.turns.map((rps, round) => rps / b.turns[round]).sort((x, y) => x - y);
+  const middle = ratios.length / 2;
+  return Number.isInteger(middle) ? (ratios[middle - 1] + ratios[middle]) / 2 : ratios[Math.floor(middle)];
 }
