@@ -22,11 +22,17 @@ export interface Measure {
  * on `url`'s origin; `headers` go with every request (`Authorization` for a caller with a token).
  */
 export async function measure(url: string, s: Settings, connections: number, paths?: string[], headers?: Record<string, string>): Promise<Measure> {
-  const spread = { ...(paths ? { requests: paths.map((path) => ({ method: 'GET', path })) } : {}), ...(headers ? { headers } : {}) };
+  const spread = sending(paths, headers);
   await autocannon({ url, connections, duration: s.warmup, ...spread });
   const r = await autocannon({ url, connections, duration: s.seconds, ...spread });
   return { rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, failed: r.errors + r.timeouts + r.non2xx };
 }
+
+/** autocannon's options for GETs of `paths` in turn (else its url's), with `headers` on each. */
+const sending = (paths?: string[], headers?: Record<string, string>) => ({
+  ...(paths ? { requests: paths.map((path) => ({ method: 'GET', path })) } : {}),
+  ...(headers ? { headers } : {}),
+});
 
 /**
  * A measurement, and the share of a CPU the server used meanwhile (warm-up included): when the
@@ -125,8 +131,7 @@ export async function measureInterleaved(cases: Interleaved[], s: Settings, roun
   const spread = (c: Interleaved) => ({
     url: c.server.url,
     connections: s.connections,
-    ...(c.paths ? { requests: c.paths.map((path) => ({ method: 'GET', path })) } : {}),
-    ...(c.headers ? { headers: c.headers } : {}),
+    ...sending(c.paths, c.headers),
   });
   const totals = cases.map(() => ({ requests: 0, seconds: 0, p50: 0, p99: 0, failed: 0, cpu: 0 as number | null, turns: [] as number[] }));
   for (const c of cases) await autocannon({ ...spread(c), duration: s.warmup });

@@ -14,7 +14,6 @@ import net from 'node:net';
  */
 export function readIntoOneBuffer(): void {
   const connect = net.connect;
-  if ((connect as { wrapped?: true }).wrapped) return;
   const wrapped = function (this: unknown, ...args: unknown[]): net.Socket {
     const [port, host] = args;
     const tcp = typeof port === 'number' || (typeof port === 'string' && /^\d+$/.test(port));
@@ -32,5 +31,5 @@ export function readIntoOneBuffer(): void {
     });
     return socket;
   };
-  net.connect = Object.assign(wrapped, { wrapped: true as const }) as typeof net.connect;
+  net.connect = wrapped as typeof net.connect;
 }

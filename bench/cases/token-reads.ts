@@ -32,11 +32,11 @@ interface Read {
 }
 
 /**
- * Issue 21: the hot reads with a bearer token (the owner's, another user's) beside the same reads
- * made anonymously, each caller beside bare node:http answering the very body that caller gets,
- * measured read by read, each read's cases in turns (load.ts measureInterleaved) so that a ratio
- * compares figures taken side by side, round by round (load.ts pairedRatio); then GET /videos/{id} while one writer likes and unlikes
- * the owner's videos at 50 likes a second.
+ * Issue 21: the hot reads with a bearer token (the owner's, another user's) beside the same
+ * reads made anonymously, each caller beside bare node:http answering the very body that caller
+ * gets, measured read by read, each read's cases in turns (load.ts measureInterleaved) so that a
+ * ratio compares figures taken side by side, round by round (load.ts pairedRatio); then
+ * GET /videos/{id} while one writer likes and unlikes the owner's videos at 50 likes a second.
  *
  * A token's list page is held to the anonymous one as the issue says, by req/s, each beside its
  * bare peer writing that caller's page in the same pieces (the share of bare shown too). That
