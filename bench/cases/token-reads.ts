@@ -225,11 +225,15 @@ function startWriter(base: string, token: string, videos: string[]): { stop(): P
     await send('DELETE', `/me/likes/${video}`);
   };
   const timer = setInterval(() => {
-    // A request that fails outright counts under status 0.
-    const done = pair(videos[sent++ % videos.length])
-      .catch(() => void (statuses[0] = (statuses[0] ?? 0) + 1))
-      .finally(() => pending.delete(done));
-    pending.add(done);
+    // Paced by the clock, not by ticks: autocannon shares this thread, and a late tick sends what fell due meanwhile.
+    const due = Math.floor(((performance.now() - started) / 1000) * likesPerSecond);
+    while (sent < due) {
+      // A request that fails outright counts under status 0.
+      const done = pair(videos[sent++ % videos.length])
+        .catch(() => void (statuses[0] = (statuses[0] ?? 0) + 1))
+        .finally(() => pending.delete(done));
+      pending.add(done);
+    }
   }, 1000 / likesPerSecond);
   return {
     async stop() {
