@@ -104,6 +104,12 @@ export interface Interleaved {
   headers?: Record<string, string>;
 }
 
+/** Fresh processes for one set of turns: the cases over them (in the same order every set), and how to stop them. */
+export interface ProcessSet {
+  cases: Interleaved[];
+  stop(): Promise<void>;
+}
+
 /** A case's figures over all its rounds, and the server's CPU time a request over them. */
 export interface InterleavedMeasure extends Measure {
   /** Server CPU microseconds a request, over the measured rounds (warm-up left out); null where /proc is not there. */
@@ -119,36 +125,55 @@ function turnOrder(n: number, round: number): number[] {
 }
 
 /**
- * Cases measured in turns, `rounds` times over (each warmed up once, before its first turn), a
- * case running `s.seconds / rounds` a turn: when the machine's speed drifts (a virtual machine's
- * neighbours), the drift falls on every case alike instead of on whichever ran last, so their
- * ratios hold from run to run. The order turns each round and runs backwards every other one:
- * in one fixed order the case that ran after the same two others every time came out 79% of the
- * first, in the reverse order 95%. A case's req/s is over all its turns; its p50 the mean of its
- * turns' and its p99 the worst turn's.
+ * Cases measured in turns, `rounds` times over in each of `sets` sets of fresh processes (`open`
+ * starts a set; each case is warmed up once a set, before its first turn), a case running
+ * `s.seconds / (sets × rounds)` a turn.
+ *
+ * Turns: when the machine's speed drifts (a virtual machine's neighbours), the drift falls on every
+ * case alike instead of on whichever ran last. The order turns each round and runs backwards every
+ * other one: in one fixed order the case that ran after the same two others every time came out
+ * 79% of the first, in the reverse order 95%.
+ *
+ * Sets: a process is a draw of its own (what V8 compiled, and how, differs from start to start).
+ * Two identical reelbase servers, one pair of processes a run, came out 0.98–1.05 of each other
+ * over 6 paired rounds (the median, four runs) and no closer over 20 shorter ones: 0.95–1.11 (three
+ * runs), one server ahead all along. Over three sets of four rounds: 0.99–1.04 (five runs). Bare
+ * node:http peers answering near-identical 6 KB bodies in one run took 42, 43 and 51 µs of CPU a
+ * request.
+ *
+ * A case's req/s is over all its turns; its p50 the mean of its turns' and its p99 the worst turn's.
  */
-export async function measureInterleaved(cases: Interleaved[], s: Settings, rounds: number): Promise<InterleavedMeasure[]> {
+export async function measureInterleaved(open: () => Promise<ProcessSet>, s: Settings, sets: number, rounds: number): Promise<InterleavedMeasure[]> {
   const spread = (c: Interleaved) => ({
     url: c.server.url,
     connections: s.connections,
     ...sending(c.paths, c.headers),
   });
-  const totals = cases.map(() => ({ requests: 0, seconds: 0, p50: 0, p99: 0, failed: 0, cpu: 0 as number | null, turns: [] as number[] }));
-  for (const c of cases) await autocannon({ ...spread(c), duration: s.warmup });
-  for (let round = 0; round < rounds; round++) {
-    for (const i of turnOrder(cases.length, round)) {
-      const c = cases[i];
-      const t = totals[i];
-      const before = c.server.cpuSeconds();
-      const r = await autocannon({ ...spread(c), duration: s.seconds / rounds });
-      const after = c.server.cpuSeconds();
-      t.cpu = t.cpu === null || before === null || after === null ? null : t.cpu + (after - before);
-      t.requests += r.requests.total;
-      t.seconds += r.duration;
-      t.p50 += r.latency.p50 / rounds;
-      t.p99 = Math.max(t.p99, r.latency.p99);
-      t.failed += r.errors + r.timeouts + r.non2xx;
-      t.turns.push(r.requests.total / r.duration);
+  const turns = sets * rounds;
+  let totals: { requests: number; seconds: number; p50: number; p99: number; failed: number; cpu: number | null; turns: number[] }[] = [];
+  for (let set = 0; set < sets; set++) {
+    const { cases, stop } = await open();
+    try {
+      if (set === 0) totals = cases.map(() => ({ requests: 0, seconds: 0, p50: 0, p99: 0, failed: 0, cpu: 0, turns: [] }));
+      for (const c of cases) await autocannon({ ...spread(c), duration: s.warmup });
+      for (let round = set * rounds; round < (set + 1) * rounds; round++) {
+        for (const i of turnOrder(cases.length, round)) {
+          const c = cases[i];
+          const t = totals[i];
+          const before = c.server.cpuSeconds();
+          const r = await autocannon({ ...spread(c), duration: s.seconds / turns });
+          const after = c.server.cpuSeconds();
+          t.cpu = t.cpu === null || before === null || after === null ? null : t.cpu + (after - before);
+          t.requests += r.requests.total;
+          t.seconds += r.duration;
+          t.p50 += r.latency.p50 / turns;
+          t.p99 = Math.max(t.p99, r.latency.p99);
+          t.failed += r.errors + r.timeouts + r.non2xx;
+          t.turns.push(r.requests.total / r.duration);
+        }
+      }
+    } finally {
+      await stop();
     }
   }
   return totals.map((t) => ({

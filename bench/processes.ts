@@ -34,6 +34,20 @@ export function startReelbase(store: string, env: Record<string, string> = {}): 
 export const startPeer = (script: 'bare' | 'json-server', args: string[]): Promise<ServerProcess> =>
   start(script, ['--import', 'tsx', file(`./servers/${script}.ts`), ...args], /^(http:\/\/\S+)$/);
 
+/** Servers started one after another; if one fails to start, those already started are stopped. */
+export async function startAll(starts: (() => Promise<ServerProcess>)[]): Promise<ServerProcess[]> {
+  const started: ServerProcess[] = [];
+  try {
+    for (const start of starts) started.push(await start());
+    return started;
+  } catch (e) {
+    await stopAll(started);
+    throw e;
+  }
+}
+
+export const stopAll = async (servers: ServerProcess[]): Promise<void> => void (await Promise.all(servers.map((s) => s.stop())));
+
 async function start(name: string, args: string[], ready: RegExp, env: Record<string, string> = {}): Promise<ServerProcess> {
   const started = performance.now();
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
