@@ -29,4 +29,5 @@ export function record(b: Bench, row: Row): void {
 /** A target that was not run (left out by BENCH_CASES or BENCH_SCALE). */
 export const notRun = (name: string, wanted: string): Target => ({ name, ours: '', peers: '', ratio: '', wanted, met: null });
 
-export const percent = (ratio: number): string => `${(ratio * 100).toFixed(0)}%`;
+/** A ratio in whole percent, cut rather than rounded: 0.897 against a target of 90% reads 89%, not a met-looking 90%. */
+export const percent = (ratio: number): string => `${Math.floor(ratio * 100 + 1e-9)}%`;
