@@ -237,9 +237,9 @@ async function publicVideos(base: string, user: string, most: number): Promise<s
 }
 
 /**
- * One writer, paced by the clock: 50 times a second it likes the next of `videos` and unlikes it
- * straight after, whether or not the previous pair was answered (a slow server does not slow the
- * writer), until stopped.
+ * One writer, paced by the clock: `likesPerSecond` times a second it likes the next of `videos`
+ * and unlikes it straight after, whether or not the previous pair was answered (a slow server does
+ * not slow the writer), until stopped.
  */
 function startWriter(base: string, token: string, videos: string[]): { stop(): Promise<Written> } {
   const statuses: Record<number, number> = {};
