@@ -159,17 +159,19 @@ export async function tokenReadCases(b: Bench, world: QuickWorld): Promise<void>
       met: ours.failed === 0 && ratio >= wanted,
     };
   };
-  // A token's read against the anonymous one, each one's share of its bare peer beside.
+  // A token's read against the anonymous one, each one's share of its bare peer beside; and bare's
+  // own ratio for the same two bodies, what the token page's extra bytes alone cost in this run.
   const vsAnonymous = (read: Read, caller: Caller): Target => {
     const ours = got(read.name, caller.who);
     const anon = got(read.name, anonymous.who);
     const share = (who: Caller) => percent(pairedRatio(got(read.name, who.who), got(read.name, bareFor(who))));
     const ratio = pairedRatio(ours, anon);
+    const bytesAlone = pairedRatio(got(read.name, bareFor(caller)), got(read.name, bareFor(anonymous)));
     return {
       name: `${read.name.replace('GET ', '')} with ${caller.who} vs anonymous`,
       ours: `${ours.rps.toFixed(0)} req/s (${share(caller)} of bare)`,
       peers: `anonymous ${anon.rps.toFixed(0)} req/s (${share(anonymous)} of bare)`,
-      ratio: percent(ratio),
+      ratio: `${percent(ratio)} (bare ${percent(bytesAlone)})`,
       wanted: '≥ 90%',
       met: ours.failed === 0 && ratio >= 0.9,
     };
