@@ -44,3 +44,6 @@ export type { RenditionSet, VideoFile } from './records';
 export { isPrivateAddress } from './uploads/addresses';
 export { seedPopulation, type PopulationSummary, type SeedContext, type Busiest } from './population/seed-population';
 export { populationOptions, maxTagVocabulary, type PopulationOptions } from './population/options';
+export { createApp, deleteApp, AppInputError, type NewApp } from './domain/identity/apps';
+export { createAccountUser, setPassword, AccountInputError } from './domain/identity/accounts';
+export type { AppRecord, AccountRecord } from './domain/identity/records';

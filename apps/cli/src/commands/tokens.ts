@@ -65,20 +65,22 @@ export function registerTokens(program: Command, io: CliIo): void {
       if (token === undefined && !(opts.user !== undefined && opts.all)) throw new UsageError('give the token to revoke, or --user ID --all to revoke every token of a user');
       await withService(io, opts.store, async (service) => {
         const { revoked, userId } = token !== undefined ? await revokeOne(service, token.trim()) : await revokeAll(service, opts.user!);
-        const user = `/users/${userId}`;
+        // An app's own token (client credentials) has no user.
+        const user = userId === null ? null : `/users/${userId}`;
         if (opts.json) return io.stdout(json({ revoked, user }));
-        line(io.stdout, token !== undefined ? `Revoked the access token of user ${userId}.` : `Revoked ${revoked} access token${revoked === 1 ? '' : 's'} of user ${userId}.`);
+        const whose = userId === null ? 'an app (no user)' : `user ${userId}`;
+        line(io.stdout, token !== undefined ? `Revoked the access token of ${whose}.` : `Revoked ${revoked} access token${revoked === 1 ? '' : 's'} of user ${userId}.`);
       });
     });
 }
 
-async function revokeOne(service: Service, token: string): Promise<{ revoked: number; userId: string }> {
+async function revokeOne(service: Service, token: string): Promise<{ revoked: number; userId: string | null }> {
   const record = await revokeToken(service.store, token);
   if (!record) throw new Error('no such access token in this store (it may be revoked already)');
   return { revoked: 1, userId: record.user_id };
 }
 
-async function revokeAll(service: Service, idOrSlug: string): Promise<{ revoked: number; userId: string }> {
+async function revokeAll(service: Service, idOrSlug: string): Promise<{ revoked: number; userId: string | null }> {
   const user = await findUser(service.store, idOrSlug);
   if (!user) throw new Error(`no user "${idOrSlug}" in this store`);
   return { revoked: await revokeUserTokens(service.store, user.id), userId: user.id };

@@ -7,18 +7,30 @@ import type { UserRecord } from '../records';
 import { unauthorized } from './errors';
 import type { Scope } from './scopes';
 
-/** Who is calling: a user with the scopes of their token, or an anonymous viewer with `public`. */
+/**
+ * Who is calling: a user with the scopes of their token, or an anonymous viewer with `public`.
+ * `app` is the app the token was issued to (none for a personal token or no token): a client
+ * credentials token is anonymous plus its app.
+ */
 export interface Principal {
   user: UserRecord | null;
   scopes: ReadonlySet<Scope>;
+  app?: string;
 }
 
 export type TokenRecord = {
   /** SHA-256 of the token: the token itself is never stored. */
   id: string;
-  user_id: string;
+  /** Null for an app's own token (client credentials). */
+  user_id: string | null;
   scopes: Scope[];
   created_time: string;
+  /** The app (its record id) the token was issued to; absent or null for a personal token (`reelbase tokens create`). */
+  app_id?: string | null;
+  /** When it stops working (REELBASE_TOKEN_TTL); absent or null: never. */
+  expires_time?: string | null;
+  /** The hash of the authorization code it was exchanged for: a second use of the code revokes it. */
+  code_id?: string | null;
 };
 
 export const anonymous: Principal = { user: null, scopes: new Set<Scope>(['public']) };
@@ -42,13 +54,13 @@ function presentedHash(token: string): string {
 }
 
 /** The principal of a token record and its user, while both are the same shared documents: its scopes are a set made once. */
-const principals = new WeakMap<TokenRecord, { user: UserRecord; principal: Principal }>();
+const principals = new WeakMap<TokenRecord, { user: UserRecord | null; principal: Principal }>();
 
-function principalOfRecord(record: TokenRecord, user: UserRecord): Principal {
+function principalOfRecord(record: TokenRecord, user: UserRecord | null): Principal {
   const known = principals.get(record);
-  if (known?.user === user) return known.principal;
-  const principal: Principal = { user, scopes: new Set(record.scopes) };
-  if (isShared(record) && isShared(user)) principals.set(record, { user, principal });
+  if (known && known.user === user) return known.principal;
+  const principal: Principal = { user, scopes: new Set(record.scopes), ...(record.app_id ? { app: record.app_id } : {}) };
+  if (isShared(record) && (user === null || isShared(user))) principals.set(record, { user, principal });
   return principal;
 }
 
@@ -75,7 +87,7 @@ export function bearerToken(authorization: string | undefined): string | undefin
  * or why the token was refused. Refusal becomes a 401 only once the operation is known, because
  * the 401 code depends on it.
  */
-export type Identity = { principal: Principal; tokenHash: string | null } | { refused: string };
+export type Identity = { principal: Principal; tokenHash: string | null; expires?: number } | { refused: string };
 
 export const anonymousIdentity: Identity = { principal: anonymous, tokenHash: null };
 
@@ -85,10 +97,14 @@ export const anonymousIdentity: Identity = { principal: anonymous, tokenHash: nu
  * process's: until it moves, the token's record and its user are what they were, so the identity
  * read at that generation is answered again without reading them.
  */
-export async function identify(store: Store, token: string | undefined): Promise<Identity> {
+export async function identify(store: Store, token: string | undefined, now: Date): Promise<Identity> {
   if (token === undefined) return anonymousIdentity;
-  return identities.get(store, store, token, () => lookUp(store, token));
+  const identity = await identities.get(store, store, token, () => lookUp(store, token));
+  // Time moves without a commit: expiry is checked on every request, remembered or not.
+  return 'expires' in identity && identity.expires !== undefined && identity.expires <= now.getTime() ? expired : identity;
 }
+
+const expired: Identity = { refused: 'The access token has expired.' };
 
 /** Per store, the identities of the tokens presented lately, as many as their hashes. */
 const identities = new GenerationMemory<Identity>(MAX_RECENT_HASHES);
@@ -101,9 +117,12 @@ async function lookUp(store: Store, token: string): Promise<Identity> {
   if (!record || (!principals.has(record) && !timingSafeEqual(Buffer.from(record.id), Buffer.from(hash)))) {
     return { refused: 'The access token is missing, malformed, unknown or revoked.' };
   }
-  const user = await store.get<UserRecord>('users', record.user_id);
-  if (!user) return { refused: 'The user of this access token no longer exists.' };
-  return { principal: principalOfRecord(record, user), tokenHash: hash };
+  const user = record.user_id === null ? null : await store.get<UserRecord>('users', record.user_id);
+  if (record.user_id !== null && !user) return { refused: 'The user of this access token no longer exists.' };
+  // Deleting an app deletes its tokens; a token whose app is gone all the same is refused.
+  if (record.app_id && !(await store.get('apps', record.app_id))) return { refused: 'The app of this access token no longer exists.' };
+  const expires = record.expires_time ? Date.parse(record.expires_time) : undefined;
+  return { principal: principalOfRecord(record, user), tokenHash: hash, ...(expires !== undefined ? { expires } : {}) };
 }
 
 /** The caller of an identity, or the operation's 401 (`invalidCode`) for a refused token. */

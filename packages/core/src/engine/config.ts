@@ -31,6 +31,15 @@ export interface ServiceConfig {
   imageMaxBytes: number;
   /** Largest text-track file accepted by a text track's link. */
   texttrackMaxBytes: number;
+  /** How long a token made by an OAuth grant works, in seconds; null: until revoked (as the hosted API). */
+  tokenTtlSeconds: number | null;
+  /** Anybody may make an account on the sign-in page (REELBASE_SIGNUP=open); otherwise only the operator makes them. */
+  signUp: boolean;
+  /**
+   * Failed sign-ins allowed per account and per client address within `windowSeconds`; beyond:
+   * 429 with Retry-After. Counted in the store, so every server on one database shares the count.
+   */
+  signInLimit: { perAccount: number; perAddress: number; windowSeconds: number };
   /** Uploads moving bytes at once (tus PATCH, post, streaming PUT, pull); beyond: 503 with Retry-After. null: no cap. */
   maxConcurrentUploads: number | null;
 }
@@ -49,6 +58,9 @@ export const defaultConfig: ServiceConfig = {
   pullTimeoutMs: 60_000,
   rateLimit: { max: 6000, windowSeconds: 600 },
   maxConcurrentUploads: 20,
+  tokenTtlSeconds: null,
+  signUp: false,
+  signInLimit: { perAccount: 5, perAddress: 50, windowSeconds: 900 },
   imageMaxBytes: 10 * 1024 * 1024,
   texttrackMaxBytes: 5 * 1024 * 1024,
 };

@@ -24,6 +24,22 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * An OAuth error (RFC 6749 §5.2): `oauthError` is its `error` word (`invalid_grant`…). Operations
+ * whose `errorShape` is `oauth` answer it as `{error, error_description}`.
+ */
+export class OAuthError extends ApiError {
+  constructor(
+    status: number,
+    readonly oauthError: string,
+    description: string,
+    headers: Record<string, string> = {},
+  ) {
+    super(status, status === 401 ? codes.invalidCredentials : codes.invalidInput, description, description, undefined, headers);
+    this.name = 'OAuthError';
+  }
+}
+
 /** Codes used where SPEC.md names none (CONVENTIONS.md, Errors). */
 export const codes = {
   invalidInput: 2204,

@@ -31,6 +31,8 @@ export interface Context<P> {
   rawBody?: Uint8Array;
   /** Signs media links. */
   links: import('../media/link-signer').LinkSigner;
+  /** The caller's network address, when the transport knows it (the sign-in limit counts by it). */
+  clientAddress?: string;
 }
 
 /** A handler's answer; the service adds content type, `fields` trimming and headers. */
@@ -83,6 +85,18 @@ export interface Operation<P = unknown> {
   scope?: Scope;
   /** `user`: an authenticated caller is needed even though no scope is (e.g. `GET /me`). */
   auth?: 'user';
+  /**
+   * `client`: the caller is an app authenticating itself (HTTP Basic, the OAuth grant endpoints),
+   * not a bearer token: the engine identifies nobody and the handler authenticates the app.
+   */
+  credentials?: 'client';
+  /**
+   * The shape of this operation's errors: `oauth` `{error, error_description}` (the hosted API's
+   * auth-error, RFC 6749 §5.2), `legacy` `{error}` (its legacy-error); the Error representation otherwise.
+   */
+  errorShape?: 'oauth' | 'legacy';
+  /** The body carries secrets (a password, a client secret, a code): an error report never shows it. */
+  secretBody?: true;
   /** The 401 code this family answers (SPEC.md, Errors): 8003 unless stated. */
   invalidCredentials?: number;
   /** The 401 code answered before `until` took effect, where SPEC.md names an "earlier form". */

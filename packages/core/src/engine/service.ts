@@ -2,7 +2,7 @@ import type { Store } from '../store/store';
 import { StoreConflictError } from '../store/store';
 import { bearerToken, identify, principalOf, type Identity, type Principal } from './auth';
 import { defaultConfig, type ServiceConfig } from './config';
-import { ApiError, codes } from './errors';
+import { ApiError, codes, OAuthError } from './errors';
 import { isListEnvelope, trimFields } from './fields';
 import { invalidCredentialsCode, type Context, type Operation, type Reply } from './operation';
 import { readParams } from './params';
@@ -102,17 +102,22 @@ export function createEngine(options: ServiceOptions): Service {
     return { status: reply.status, headers, body, ...(reply.tasks ? { tasks: reply.tasks } : {}) };
   };
 
-  const errorReply = (e: ApiError): Reply => ({
+  const errorReply = (e: ApiError, shape?: Operation['errorShape']): Reply => ({
     status: e.status,
-    kind: 'error',
+    kind: shape ? 'auth' : 'error',
     headers: { 'Cache-Control': 'private, no-store, no-cache', ...e.headers },
-    body: {
-      error: e.error,
-      link: null,
-      developer_message: e.developerMessage,
-      error_code: e.code,
-      ...(e.invalidParameters ? { invalid_parameters: e.invalidParameters } : {}),
-    },
+    body:
+      shape === 'oauth'
+        ? { error: e instanceof OAuthError ? e.oauthError : oauthErrorOf(e), error_description: e.developerMessage }
+        : shape === 'legacy'
+          ? { error: e.error }
+          : {
+              error: e.error,
+              link: null,
+              developer_message: e.developerMessage,
+              error_code: e.code,
+              ...(e.invalidParameters ? { invalid_parameters: e.invalidParameters } : {}),
+            },
   });
 
   async function run(identity: Identity, request: ServiceRequest, version: Version, parsed: ParsedRequest, found: Route): Promise<Reply> {
@@ -150,6 +155,7 @@ export function createEngine(options: ServiceOptions): Service {
       links: loadedSigner ?? (await links()),
       ...(request.blobs ? { blobs: request.blobs } : {}),
       ...(request.media ? { media: request.media } : {}),
+      ...(request.clientAddress ? { clientAddress: request.clientAddress } : {}),
       ...(op.rawBody ? { rawBody: rawBytes(request.body) } : {}),
     };
     // Reads use the store directly; every write runs in one transaction (all or nothing).
@@ -180,32 +186,40 @@ export function createEngine(options: ServiceOptions): Service {
       let version: Version = latestVersion;
       let fields: string | undefined;
       let quota: RateQuota | undefined;
+      let shape: Operation['errorShape'];
+      let secretBody = false;
       const withQuota = (response: ServiceResponse): ServiceResponse => {
         if (quota) Object.assign(response.headers, quotaHeaders(quota));
         return response;
       };
       try {
+        const found = route(request.method.toUpperCase(), requestPath(request.url));
+        if (found.kind === 'found') {
+          shape = found.op.errorShape;
+          secretBody = found.op.secretBody === true;
+        }
         // The caller is identified and counted before the request is parsed: no malformed request escapes the limit.
-        const presented = token === null ? undefined : token ?? bearerToken(headerOf(request.headers, 'authorization'));
-        const identity = await identify(store, presented);
+        // An app authenticating itself (the grant endpoints) is the handler's to identify.
+        const presented =
+          found.kind === 'found' && found.op.credentials === 'client' ? undefined : token === null ? undefined : token ?? bearerToken(headerOf(request.headers, 'authorization'));
+        const identity = await identify(store, presented, now());
         if (limiter) {
           quota = await limiter.take(rateKey('refused' in identity ? null : identity.tokenHash, request.clientAddress), now());
           if (!quota.allowed) throw rateLimited(quota, now());
         }
-        const found = route(request.method.toUpperCase(), requestPath(request.url));
         const parsed = parseRequest(request, found.kind === 'found' && found.op.rawBody !== undefined);
         version = parseAcceptVersion(parsed.headers.accept);
         fields = parsed.query.fields;
         return withQuota(respond(await run(identity, request, version, parsed, found), version, fields));
       } catch (e) {
-        if (e instanceof ApiError) return withQuota(respond(errorReply(e), version, undefined));
+        if (e instanceof ApiError) return withQuota(respond(errorReply(e, shape), version, undefined));
         if (e instanceof StoreConflictError) {
-          return withQuota(respond(errorReply(new ApiError(400, codes.invalidInput, 'That already exists.', e.message)), version, undefined));
+          return withQuota(respond(errorReply(new ApiError(400, codes.invalidInput, 'That already exists.', e.message), shape), version, undefined));
         }
-        onError(e, redacted(request));
+        onError(e, redacted(request, secretBody));
         return withQuota(
           respond(
-            errorReply(new ApiError(500, codes.unexpected, 'Something strange occurred. Please try again.', 'An unexpected error occurred.')),
+            errorReply(new ApiError(500, codes.unexpected, 'Something strange occurred. Please try again.', 'An unexpected error occurred.'), shape),
             version,
             undefined,
           ),
@@ -215,10 +229,15 @@ export function createEngine(options: ServiceOptions): Service {
   };
 }
 
+/** The RFC 6749 §5.2 word for an error the engine raised on an OAuth operation (bad input, a limit, a bug). */
+const oauthErrorOf = (e: ApiError): string =>
+  e.status === 401 ? 'invalid_client' : e.status === 429 ? 'slow_down' : e.status >= 500 ? 'server_error' : 'invalid_request';
+
 /** The request as error reports may show it: the access token never leaves the service. */
-function redacted(request: ServiceRequest): ServiceRequest {
-  if (!headerOf(request.headers, 'authorization')) return request;
-  return { ...request, headers: { ...request.headers, authorization: '[redacted]' } };
+function redacted(request: ServiceRequest, secretBody = false): ServiceRequest {
+  const shown = secretBody && request.body !== undefined ? { ...request, body: '[redacted]' } : request;
+  if (!headerOf(request.headers, 'authorization')) return shown;
+  return { ...shown, headers: { ...request.headers, authorization: '[redacted]' } };
 }
 
 /** GET reads the query; other methods read the body, with query parameters as a fallback. */

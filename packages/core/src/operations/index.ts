@@ -31,6 +31,9 @@ import { mediaTexttrackOperations } from './media-texttracks';
 import { placeholderOperations } from './placeholders';
 import { mediaPlayOperations } from './media-play';
 import { webhookOperations } from './webhooks';
+import { grantOperations } from './oauth-grants';
+import { authorizeOperations } from './oauth-authorize';
+import { oauthTokenOperations } from './oauth-tokens';
 
 const families = [
   ...userOperations,
@@ -63,6 +66,9 @@ const families = [
   ...placeholderOperations,
   ...mediaPlayOperations,
   ...webhookOperations,
+  ...grantOperations,
+  ...authorizeOperations,
+  ...oauthTokenOperations,
 ] as readonly Operation<unknown>[];
 
 const discoverable = [...families, openapiOperation(() => operations)];

@@ -4,6 +4,7 @@ import { channelCollections } from './channels';
 import { embedCollections } from './embed';
 import { feedCollections } from './feed';
 import { groupCollections } from './groups';
+import { identityCollections } from './identity';
 import { ondemandCollections } from './ondemand';
 import { peopleCollections } from './people';
 import { mirrorVideo, publicListIndexes, videoFields } from './video-mirror';
@@ -32,9 +33,10 @@ export const schema: Schema = {
   },
   tokens: {
     id: 'text',
-    fields: { user_id: 'string', created_time: 'string' },
-    // `reelbase tokens revoke --user ID --all` finds a user's tokens by user_id.
-    indexes: [['user_id', 'created_time']],
+    fields: { user_id: 'string', app_id: 'string', code_id: 'string', created_time: 'string' },
+    // `reelbase tokens revoke --user ID --all` finds a user's tokens by user_id; deleting an app
+    // its tokens by app_id; a reused authorization code the tokens it gave by code_id.
+    indexes: [['user_id', 'created_time'], ['app_id'], ['code_id']],
   },
   videos: {
     id: 'auto',
@@ -167,4 +169,5 @@ export const schema: Schema = {
   ...albumCollections,
   ...ondemandCollections,
   ...embedCollections,
+  ...identityCollections,
 };
