@@ -17,6 +17,7 @@ import { registerServe } from './commands/serve';
 import { registerWorker } from './commands/worker';
 import { registerTags } from './commands/tags';
 import { registerTokens } from './commands/tokens';
+import { registerApps } from './commands/apps';
 import { registerTui } from './commands/tui';
 import { registerUsers } from './commands/users';
 
@@ -37,6 +38,7 @@ export function createProgram(io: CliIo): Command {
   registerSeed(program, io);
   registerUsers(program, io);
   registerTokens(program, io);
+  registerApps(program, io);
   registerApi(program, io);
   registerCall(program, io);
   registerOperations(program, io);

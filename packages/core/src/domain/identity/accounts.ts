@@ -1,7 +1,7 @@
 import type { Store } from '../../store/store';
 import { eq } from '../../store/filters';
 import { isoTime } from '../../representations/common';
-import { createUser } from '../users';
+import { createUser, type NewUser } from '../users';
 import type { UserRecord } from '../../records';
 import { hashPassword, passwordProblem } from './passwords';
 import type { AccountRecord } from './records';
@@ -18,14 +18,15 @@ export function emailProblem(email: string): string | null {
 export class AccountInputError extends Error {}
 
 /** A new user with an email and password, or an AccountInputError saying what is wrong. */
-export async function createAccountUser(store: Store, now: Date, input: { name: string; email: string; password: string }, defaultAccount?: string): Promise<UserRecord> {
+export async function createAccountUser(store: Store, now: Date, input: NewUser & { email: string; password: string }, defaultAccount?: string): Promise<UserRecord> {
   const email = normaliseEmail(input.email);
   const problem = emailProblem(email) ?? passwordProblem(input.password);
   if (problem) throw new AccountInputError(problem);
   const password = await hashPassword(input.password);
   return store.transaction(async (tx) => {
     if (await tx.findOne('accounts', eq('email', email))) throw new AccountInputError('That email already has an account.');
-    const user = await createUser(tx, now, { name: input.name }, defaultAccount);
+    const { email: _email, password: _password, ...facts } = input;
+    const user = await createUser(tx, now, facts, defaultAccount);
     await tx.insert<AccountRecord>('accounts', { id: user.id, email, password, created_time: isoTime(now), modified_time: isoTime(now) });
     return user;
   });
