@@ -7,3 +7,4 @@ export { decodes, probeBytes } from './probe-output';
 export { WebhookReceiver, type Delivery } from './webhook-receiver';
 export { browserSkip, findChromium } from './browser';
 export * from './oauth';
+export { wire, type Received } from './wire';

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import { request, type IncomingHttpHeaders } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { drivers, fetchBytes, Harness, makeClip, makeImage, type Fixture } from '../src/index';
+import { drivers, fetchBytes, Harness, makeClip, makeImage, wire, type Fixture, type Received } from '../src/index';
 
 /**
  * The official Python and PHP SDKs' uploads replayed request by request (issue 22): vimeo.py 1.1
@@ -12,43 +11,6 @@ import { drivers, fetchBytes, Harness, makeClip, makeImage, type Fixture } from 
  * test ends with what the SDK hands its caller. vimeo.py's `upload_picture` and `upload_texttrack`
  * are in vimeo-py-media.test.ts.
  */
-
-interface Received {
-  status: number;
-  headers: IncomingHttpHeaders;
-  text: string;
-}
-
-/**
- * One HTTP/1.1 request carrying exactly `headers` (Node adds Host and Connection only): a body
- * of known length as the headers' Content-Length says, chunked when they say so, and held until
- * 100 Continue when they carry `Expect: 100-continue` (curl's PUT of a file of unknown length).
- */
-function wire(method: string, url: string, headers: Record<string, string>, body?: Uint8Array): Promise<Received> {
-  return new Promise((resolve, reject) => {
-    let sent = false;
-    let answered = false;
-    const req = request(url, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        answered = true;
-        resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') });
-        // Answered before it asked for the body: the client stops there, as curl does.
-        if (!sent) req.destroy();
-      });
-    });
-    req.on('error', (e) => (answered ? undefined : reject(e)));
-    const send = () => {
-      sent = true;
-      if (body) req.write(body);
-      req.end();
-    };
-    if (headers.Expect === '100-continue') req.on('continue', send);
-    else send();
-  });
-}
 
 const json = (r: Received) => JSON.parse(r.text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const length = (body: string | Uint8Array) => String(Buffer.byteLength(body));
