@@ -59,7 +59,9 @@ export class FormBrowser {
     return { status: res.status, headers: res.headers, text: await res.text() };
   }
 
-  async post(path: string, form: Record<string, string>): Promise<PageAnswer> {
+  /** Posts a form; `cookies` (another browser's jar) stand in for this one's when given. */
+  async post(path: string, form: Record<string, string>, cookies?: Map<string, string>): Promise<PageAnswer> {
+    if (cookies) for (const [k, v] of cookies) this.cookies.set(k, v);
     const res = await fetch(new URL(path, this.base), {
       method: 'POST',
       redirect: 'manual',

@@ -1,5 +1,5 @@
 import type { Store } from '../../store/store';
-import { and, eq, gte, isIn, lt } from '../../store/filters';
+import { and, eq, gt, isIn, lte } from '../../store/filters';
 import type { ServiceConfig } from '../../engine/config';
 import { isoTime } from '../../representations/common';
 import type { SignInFailureRecord } from './records';
@@ -23,7 +23,7 @@ export async function signInWait(store: Store, now: Date, limit: Limit, keys: Re
   const checks: [string, number][] = [[keys.account, limit.perAccount], ...(keys.address ? [[keys.address, limit.perAddress] as [string, number]] : [])];
   let wait: number | null = null;
   for (const [key, max] of checks) {
-    const where = and(eq('key', key), gte('created_time', since));
+    const where = and(eq('key', key), gt('created_time', since));
     if ((await store.count('sign_in_failures', where)) < max) continue;
     const oldest = await store.findOne<SignInFailureRecord>('sign_in_failures', where, [{ field: 'created_time', direction: 'asc' }]);
     const seconds = oldest ? Math.ceil((Date.parse(oldest.created_time) + limit.windowSeconds * 1000 - now.getTime()) / 1000) : limit.windowSeconds;
@@ -35,6 +35,6 @@ export async function signInWait(store: Store, now: Date, limit: Limit, keys: Re
 /** Counts one failure against each key; rows older than the window go (they count no more and have no other owner). */
 export async function recordFailure(store: Store, now: Date, limit: Limit, keys: ReturnType<typeof failureKeys>): Promise<void> {
   const list = [keys.account, ...(keys.address ? [keys.address] : [])];
-  await store.deleteWhere('sign_in_failures', and(isIn('key', list), lt('created_time', isoTime(new Date(now.getTime() - limit.windowSeconds * 1000)))));
+  await store.deleteWhere('sign_in_failures', and(isIn('key', list), lte('created_time', isoTime(new Date(now.getTime() - limit.windowSeconds * 1000)))));
   await store.insertMany<SignInFailureRecord>('sign_in_failures', list.map((key) => ({ key, created_time: isoTime(now) })));
 }
