@@ -26,6 +26,13 @@ for (const driver of drivers) {
       assert.equal((await h.call('GET', `/videos/${video}`, { token: alice.token, version: '3.3' })).body.parent_folder, undefined);
       const listed = await h.call('GET', '/me/videos?fields=uri,parent_folder.uri', { token: alice.token });
       assert.deepEqual(listed.body.data, [{ uri: `/videos/${video}`, parent_folder: { uri: project.body.uri } }]);
+      // Read by the owner first (a Clip may be remembered), then by another user and anonymously, one by one and in lists (issue 35).
+      const bob = await h.user('Bob');
+      for (const token of [bob.token, undefined]) {
+        assert.equal((await h.call('GET', `/videos/${video}`, { token })).body.parent_folder, null);
+        const theirs = await h.call('GET', `/users/${alice.user.id}/videos?fields=uri,parent_folder`, { token });
+        assert.deepEqual(theirs.body.data, [{ uri: `/videos/${video}`, parent_folder: null }]);
+      }
     });
 
     it('metadata.connections.available_channels.total counts the channels the viewer moderates', async () => {
