@@ -61,3 +61,17 @@ it('schemas carry enums, nested objects, required fields and integer ranges from
   assert.equal(group.requestBody.required, true);
   assert.deepEqual(group.security, [{ bearer: ['create'] }]);
 });
+
+it('the OAuth endpoints (issue 35): the grant endpoints take Basic client credentials and answer Auth or AuthError; the pages are HTML', () => {
+  assert.equal(doc.components.securitySchemes.basic.scheme, 'basic');
+  for (const id of ['oauth.client', 'oauth.access_token']) {
+    const { op } = find(id);
+    assert.deepEqual(op.security, [{ basic: [] }], id);
+    assert.equal(op.responses['200'].content['application/vnd.reelbase.auth+json'].schema.$ref, '#/components/schemas/Auth');
+    assert.equal(op.responses.default.content['application/vnd.reelbase.auth+json'].schema.$ref, '#/components/schemas/AuthError');
+  }
+  assert.equal(find('oauth.verify').op.responses.default.content['application/vnd.reelbase.auth+json'].schema.$ref, '#/components/schemas/LegacyError');
+  assert.deepEqual(find('oauth.verify').op.security, [{ bearer: [] }]);
+  assert.ok(find('oauth.authorize').op.responses['200'].content['text/html']);
+  assert.deepEqual(Object.keys(find('oauth.authorize.decide').op.responses).sort(), ['200', '302', '303', 'default']);
+});

@@ -47,6 +47,24 @@ const listSchema: JsonSchema = {
   required: ['total', 'page', 'per_page', 'paging', 'data'],
 };
 
+/** The hosted API's shapes of the OAuth endpoints: `auth`, `auth-error` (RFC 6749 §5.2) and `legacy-error`. */
+const authSchemas: Record<string, JsonSchema> = {
+  Auth: {
+    type: 'object',
+    properties: {
+      access_token: { type: 'string' },
+      token_type: { type: 'string', enum: ['bearer'] },
+      scope: { type: 'string', description: 'Space-separated scopes.' },
+      app: { type: ['object', 'null'], properties: { name: { type: 'string' }, uri: { type: 'string' } }, description: 'Null for a personal token.' },
+      user: { type: 'object', description: "The User, for a user's token." },
+      expires_on: { type: 'string', description: 'Unix seconds, when the token expires (REELBASE_TOKEN_TTL).' },
+    },
+    required: ['access_token', 'token_type', 'scope', 'app'],
+  },
+  AuthError: { type: 'object', properties: { error: { type: 'string' }, error_description: { type: 'string' } }, required: ['error', 'error_description'] },
+  LegacyError: { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] },
+};
+
 const fileContent: Json = { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } };
 const htmlContent: Json = { 'text/html': { schema: { type: 'string' } } };
 
@@ -58,12 +76,18 @@ const htmlContent: Json = { 'text/html': { schema: { type: 'string' } } };
 function replies(op: Operation<unknown>): { statuses: Set<string>; kinds: Set<string>; list: boolean; raw?: Json } {
   const src = op.handle.toString();
   // Replies that carry bytes or a page instead of JSON (the file and player endpoints).
-  const raw = /\bfile\s*:\s*\{/.test(src) ? fileContent : /\bhtml\s*:/.test(src) ? htmlContent : undefined;
-  if (raw) return { statuses: new Set(['200']), kinds: new Set(), list: false, raw };
+  // The sign-in pages (domain/identity/pages.ts) are HTML too, and their forms answer redirects.
+  const raw = /\bfile\s*:\s*\{/.test(src) ? fileContent : /\bhtml\s*:|\b[a-z]\w*Page\(/.test(src) ? htmlContent : undefined;
+  if (raw) {
+    const statuses = new Set(['200']);
+    if (/\bredirect\(\s*302|\bunusable\(/.test(src)) statuses.add('302');
+    if (/\bbackToAuthorize\(/.test(src)) statuses.add('303');
+    return { statuses, kinds: new Set(), list: false, raw };
+  }
   const statuses = new Set<string>();
   const kinds = new Set<string>();
-  const status: Record<string, string[]> = { ok: ['200'], listReply: ['200'], created: ['201'], accepted: ['202'], noContent: ['204'], updated: ['200', '204'] };
-  for (const m of src.matchAll(/\b(ok|listReply|created|accepted|noContent|updated)\(/g)) for (const s of status[m[1]]) statuses.add(s);
+  const status: Record<string, string[]> = { ok: ['200'], listReply: ['200'], created: ['201'], accepted: ['202'], noContent: ['204'], updated: ['200', '204'], authReply: ['200'] };
+  for (const m of src.matchAll(/\b(ok|listReply|created|accepted|noContent|updated|authReply)\(/g)) for (const s of status[m[1]]) statuses.add(s);
   for (const m of src.matchAll(/\b(?:ok|listReply|created|accepted|updated)\([^;]*?,\s*["']([a-z][a-z_]*)["']\)/g)) kinds.add(m[1]);
   if (!statuses.size) statuses.add(op.method === 'POST' ? '201' : op.method === 'DELETE' || op.method === 'PUT' ? '204' : '200');
   const params = op.params ? objectFields(op.params as AnyStruct) : undefined;
@@ -81,6 +105,9 @@ const mediaTypes = (vendor: string, kinds: Iterable<string>, schema: JsonSchema)
 const pathVariables = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
 
 function security(op: Operation<unknown>, path: string): Json[] {
+  if (op.credentials === 'client') return [{ basic: [] }];
+  // Verify and revoke are about the token presented: there is nothing to do without one.
+  if (op.errorShape === 'legacy') return [{ bearer: [] }];
   const viaMe = path === '/me' || path.startsWith('/me/');
   const required = op.auth === 'user' || (op.scope !== undefined && op.scope !== 'public') || viaMe;
   const bearer = { bearer: op.scope ? [op.scope] : [] };
@@ -120,12 +147,18 @@ function describeOperation(op: Operation<unknown>, path: string, operationId: st
   const responses: Json = {};
   for (const status of [...statuses].sort()) {
     responses[status] = raw
-      ? { description: 'Success', content: raw }
+      ? status.startsWith('30')
+        ? { description: 'A redirect (Location)' }
+        : { description: 'Success', content: raw }
       : status === '204'
         ? { description: 'No content' }
         : { description: list ? 'A page of results' : 'Success', content: mediaTypes(options.vendor, kinds, list ? { $ref: '#/components/schemas/List' } : { type: 'object' }) };
   }
-  responses.default = { description: 'An error', content: mediaTypes(options.vendor, ['error'], { $ref: '#/components/schemas/Error' }) };
+  if (op.errorShape) {
+    if (responses['200']) responses['200'] = { description: 'Success', content: mediaTypes(options.vendor, ['auth'], { $ref: '#/components/schemas/Auth' }) };
+    const shape = op.errorShape === 'oauth' ? 'AuthError' : 'LegacyError';
+    responses.default = { description: 'An error', content: mediaTypes(options.vendor, ['auth'], { $ref: `#/components/schemas/${shape}` }) };
+  } else responses.default = { description: 'An error', content: mediaTypes(options.vendor, ['error'], { $ref: '#/components/schemas/Error' }) };
   return {
     operationId,
     summary: op.summary,
@@ -164,8 +197,15 @@ export function renderOpenApi(operations: readonly Operation<unknown>[], options
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An access token; the operation lists the scope it needs.' } },
-      schemas: { Error: errorSchema, List: listSchema },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'An access token; the operation lists the scope it needs.' },
+        basic: {
+          type: 'http',
+          scheme: 'basic',
+          description: "An app's client_id:client_secret, on the OAuth grant endpoints only; a bearer token there is refused with 401 invalid_client.",
+        },
+      },
+      schemas: { Error: errorSchema, List: listSchema, ...authSchemas },
     },
   };
 }
