@@ -5,8 +5,14 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     headers?: Record<string, string>;
-    /** Sent in turn by each connection (path relative to `url`'s origin). */
-    requests?: { method?: string; path?: string }[];
+    /** Sent in turn by each connection (path relative to `url`'s origin); `setupRequest` may change each before it goes. */
+    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string; setupRequest?: (request: Request) => Request }[];
+  }
+  export interface Request {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
   }
   interface Histogram {
     average: number;

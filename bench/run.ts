@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ceilingCase } from './cases/ceiling';
 import { mediaCases } from './cases/media';
 import { millionCases } from './cases/million';
+import { oauthCases } from './cases/oauth';
 import { postgresCases } from './cases/postgres';
 import { readCases } from './cases/reads';
 import { tokenReadCases } from './cases/token-reads';
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
       if (b.wants('postgres')) await postgresCases(b, world);
       if (b.wants('follow') || b.wants('burst')) await writeCases(b, world);
     } else if (b.wants('postgres')) await postgresCases(b, null);
+    if (b.wants('oauth')) await oauthCases(b, dir);
     if (b.wants('media')) await mediaCases(b, dir);
     if (b.wants('transcode')) await transcodeCases(b, dir);
     if (b.wants('ceiling')) await ceilingCase(b);

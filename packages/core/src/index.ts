@@ -47,3 +47,5 @@ export { populationOptions, maxTagVocabulary, type PopulationOptions } from './p
 export { createApp, deleteApp, AppInputError, type NewApp } from './domain/identity/apps';
 export { createAccountUser, setPassword, AccountInputError } from './domain/identity/accounts';
 export type { AppRecord, AccountRecord } from './domain/identity/records';
+export { createCode } from './domain/identity/codes';
+export type { AuthorizeRequest } from './domain/identity/authorize-request';
