@@ -33,10 +33,11 @@ export const schema: Schema = {
   },
   tokens: {
     id: 'text',
-    fields: { user_id: 'string', app_id: 'string', code_id: 'string', created_time: 'string' },
+    fields: { user_id: 'string', app_id: 'string', code_id: 'string', expires_time: 'string', created_time: 'string' },
     // `reelbase tokens revoke --user ID --all` finds a user's tokens by user_id; deleting an app
-    // its tokens by app_id; a reused authorization code the tokens it gave by code_id.
-    indexes: [['user_id', 'created_time'], ['app_id'], ['code_id']],
+    // its tokens by app_id; a reused authorization code the tokens it gave by code_id; issuing a
+    // token the expired ones, which go then.
+    indexes: [['user_id', 'created_time'], ['app_id'], ['code_id'], ['expires_time']],
   },
   videos: {
     id: 'auto',

@@ -31,7 +31,6 @@ export const identityCollections: Schema = {
   sign_in_failures: {
     id: 'auto',
     fields: { key: 'string', created_time: 'string' },
-    indexes: [['key', 'created_time']],
-    unindexed: ['created_time'],
+    indexes: [['key', 'created_time'], ['created_time']],
   },
 };

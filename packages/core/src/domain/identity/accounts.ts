@@ -32,7 +32,7 @@ export async function createAccountUser(store: Store, now: Date, input: NewUser 
   });
 }
 
-/** Sets (or gives) a user a password; an email is needed when the user has none yet. */
+/** Sets (or gives) a user a password, ending their signed-in sessions; an email is needed when the user has none yet. */
 export async function setPassword(store: Store, now: Date, userId: string, password: string, email?: string): Promise<AccountRecord> {
   const problem = passwordProblem(password) ?? (email !== undefined ? emailProblem(normaliseEmail(email)) : null);
   if (problem) throw new AccountInputError(problem);
@@ -40,6 +40,7 @@ export async function setPassword(store: Store, now: Date, userId: string, passw
   return store.transaction(async (tx) => {
     const existing = await tx.get<AccountRecord>('accounts', userId);
     const time = isoTime(now);
+    await tx.deleteWhere('sessions', eq('user_id', userId));
     if (existing) return (await tx.update<AccountRecord>('accounts', userId, { password: hash, modified_time: time, ...(email ? { email: normaliseEmail(email) } : {}) }))!;
     if (!email) throw new AccountInputError('This user has no email yet: give one.');
     return tx.insert<AccountRecord>('accounts', { id: userId, email: normaliseEmail(email), password: hash, created_time: time, modified_time: time });

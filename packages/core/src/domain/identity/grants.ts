@@ -1,4 +1,5 @@
 import type { Store } from '../../store/store';
+import { lt } from '../../store/filters';
 import { hashToken, newToken, type TokenRecord } from '../../engine/auth';
 import type { Context, Reply } from '../../engine/operation';
 import { isScope, scopes as allScopes, type Scope } from '../../engine/scopes';
@@ -25,8 +26,9 @@ export interface NewGrantToken {
   codeId?: string;
 }
 
-/** Issues a token to an app (for a user, or for itself); answered once, stored as its hash. */
+/** Issues a token to an app (for a user, or for itself); answered once, stored as its hash. Expired tokens go meanwhile (they have no other owner). */
 export async function issueToken(store: Store, now: Date, ttlSeconds: number | null, grant: NewGrantToken): Promise<{ token: string; record: TokenRecord }> {
+  await store.deleteWhere('tokens', lt('expires_time', isoTime(now)));
   const token = newToken();
   const record = await store.insert<TokenRecord>('tokens', {
     id: hashToken(token),

@@ -1,5 +1,5 @@
 import type { Store } from '../../store/store';
-import { and, eq, gt, isIn, lte } from '../../store/filters';
+import { and, eq, gt, lte } from '../../store/filters';
 import type { ServiceConfig } from '../../engine/config';
 import { isoTime } from '../../representations/common';
 import type { SignInFailureRecord } from './records';
@@ -35,6 +35,6 @@ export async function signInWait(store: Store, now: Date, limit: Limit, keys: Re
 /** Counts one failure against each key; rows older than the window go (they count no more and have no other owner). */
 export async function recordFailure(store: Store, now: Date, limit: Limit, keys: ReturnType<typeof failureKeys>): Promise<void> {
   const list = [keys.account, ...(keys.address ? [keys.address] : [])];
-  await store.deleteWhere('sign_in_failures', and(isIn('key', list), lte('created_time', isoTime(new Date(now.getTime() - limit.windowSeconds * 1000)))));
+  await store.deleteWhere('sign_in_failures', lte('created_time', isoTime(new Date(now.getTime() - limit.windowSeconds * 1000))));
   await store.insertMany<SignInFailureRecord>('sign_in_failures', list.map((key) => ({ key, created_time: isoTime(now) })));
 }
