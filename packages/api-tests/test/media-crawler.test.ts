@@ -238,8 +238,12 @@ async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<
 
 type Kind = 'upload' | 'frame' | 'placeholder' | 'static' | 'vtt' | 'm3u8' | 'play' | 'unknown';
 
-/** A playback link: a rendition's MP4 or the HLS master (handed out), a rendition's playlist or segment (reached from the master). */
-const playLink = /^\/media\/play\/\d+\/r\d+-\d+-[0-9a-f]{32}\/(?:\d+p\.mp4|master\.m3u8|\d+p\/(?:index\.m3u8|seg_\d+\.ts))$/;
+/**
+ * A playback link: a rendition's MP4 or the HLS master (handed out), a rendition's playlist
+ * (reached from the master, naming byte ranges of the MP4), or the playlist and segments of a set
+ * made before fragmented MP4s.
+ */
+const playLink = /^\/media\/play\/\d+\/r\d+-\d+-[0-9a-f]{32}\/(?:\d+p\.mp4|master\.m3u8|\d+p\.m3u8|\d+p\/(?:index\.m3u8|seg_\d+\.ts))$/;
 
 /** The kind of a media link, by its pattern. */
 function kindOf(path: string): Kind {
@@ -288,7 +292,7 @@ async function inspectPlay(link: string): Promise<string[]> {
   }
   if (ext === 'm3u8') {
     const text = r.bytes.toString('utf8');
-    const entries = text.split('\n').filter((line) => line && !line.startsWith('#'));
+    const entries = [...new Set(text.split('\n').filter((line) => line && !line.startsWith('#')))];
     if (!text.startsWith('#EXTM3U') || !entries.length) problems.push('not an HLS playlist');
     for (const entry of entries) {
       const href = new URL(entry, link).href;

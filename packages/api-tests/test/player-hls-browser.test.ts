@@ -70,7 +70,12 @@ describe('the player plays HLS in a real headless browser (sqlite)', { skip: bro
   async function openPlayer(setup: (page: Page) => Promise<unknown> = async () => {}) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     const requests: string[] = [];
-    page.on('request', (r) => void requests.push(r.url()));
+    // What the <video> element itself loads (not hls.js's fetches): the progressive file.
+    const mediaRequests: string[] = [];
+    page.on('request', (r) => {
+      requests.push(r.url());
+      if (r.resourceType() === 'media') mediaRequests.push(r.url());
+    });
     const logged: string[] = [];
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) logged.push(m.text());
@@ -87,7 +92,7 @@ describe('the player plays HLS in a real headless browser (sqlite)', { skip: bro
     const html = await response!.text();
     // The page's own <video src>, before any script replaced it.
     const src = /<video id="player" src="([^"]+)"/.exec(html)![1];
-    return { page, requests, violations, src, csp: (await response!.allHeaders())['content-security-policy'] };
+    return { page, requests, mediaRequests, violations, src, csp: (await response!.allHeaders())['content-security-policy'] };
   }
 
   /** Plays muted (a play() that a fallback interrupts is started again by the player) and waits until 1.5 s have played. */
@@ -132,7 +137,7 @@ describe('the player plays HLS in a real headless browser (sqlite)', { skip: bro
   });
 
   it('plays the stream through hls.js: the master, rendition playlists and segments load, MediaSource plays, captions show, no CSP violation', async () => {
-    const { page, requests, violations, src, csp } = await openPlayer();
+    const { page, requests, mediaRequests, violations, src, csp } = await openPlayer();
     const origin = new URL(h.server.url).origin;
     assert.equal(
       csp.split('; ').filter((d) => /^(script|media|connect|worker)-src /.test(d)).join('; '),
@@ -145,9 +150,10 @@ describe('the player plays HLS in a real headless browser (sqlite)', { skip: bro
     assert.match(await playPast(page), /^blob:/, 'hls.js plays through MediaSource');
     const path = (u: string) => new URL(u).pathname;
     assert.equal(requests.filter((u) => path(u).endsWith('/master.m3u8')).length, 1);
-    assert.ok(requests.some((u) => /\/\d+p\/index\.m3u8$/.test(path(u))), `a rendition playlist: ${requests.join('\n')}`);
-    assert.ok(requests.filter((u) => /\/\d+p\/seg_\d+\.ts$/.test(path(u))).length >= 2, `two segments or more: ${requests.join('\n')}`);
-    assert.deepEqual(requests.filter((u) => path(u).endsWith('.mp4')), [], 'the progressive file is not fetched');
+    assert.ok(requests.some((u) => /\/\d+p\.m3u8$/.test(path(u))), `a rendition playlist: ${requests.join('\n')}`);
+    // Its segments are byte ranges of the rendition's one fragmented MP4: its map, then two segments or more.
+    assert.ok(requests.filter((u) => /\/\d+p\.mp4$/.test(path(u))).length >= 3, `the map and two segments or more: ${requests.join('\n')}`);
+    assert.deepEqual(mediaRequests.filter((u) => path(u).endsWith('.mp4')), [], 'the <video> does not fetch the progressive file');
     assert.ok(requests.every((u) => u.startsWith(`${origin}/`) || u.startsWith('blob:')), 'everything from this server');
 
     // The page's <track> is left alone by hls.js: the default captions show and their cue loads.

@@ -111,11 +111,22 @@ describe('transcoding: the ladder, HLS and the files (sqlite)', () => {
       assert.match(text, /#EXT-X-ENDLIST/);
       const durations = [...text.matchAll(/#EXTINF:([\d.]+)/g)].map((m) => Number(m[1]));
       assert.ok(durations.slice(0, -1).every((d) => d >= 3.9 && d <= 6.1), `segments of about 4–6 s: ${durations}`);
-      for (const segment of text.split('\n').filter((l) => l && !l.startsWith('#'))) {
-        const bytes = await fetchBytes(new URL(segment, new URL(v.uri, play.hls!.link)).toString());
-        assert.equal(bytes.headers.get('content-type'), 'video/mp2t');
-        assert.ok(await decodes(bytes.bytes), `${v.uri} ${segment} decodes`);
+      // One fMP4 per rung: the playlist's map and segments are byte ranges of the rendition's MP4.
+      assert.match(text, /^#EXTM3U\n#EXT-X-VERSION:7\n/);
+      const map = /#EXT-X-MAP:URI="(\d+p\.mp4)",BYTERANGE="(\d+)@(\d+)"/.exec(text)!;
+      assert.ok(map, text);
+      const at = (uri: string) => new URL(uri, new URL(v.uri, play.hls!.link)).toString();
+      const part = async (uri: string, length: string, offset: string) => {
+        const r = await fetchBytes(at(uri), { range: `bytes=${offset}-${Number(offset) + Number(length) - 1}` });
+        assert.deepEqual([r.status, r.headers.get('content-type'), r.bytes.length], [206, 'video/mp4', Number(length)]);
+        return r.bytes;
+      };
+      const init = await part(map[1], map[2], map[3]);
+      for (const [, length, offset, uri] of text.matchAll(/#EXT-X-BYTERANGE:(\d+)@(\d+)\n(.+)/g)) {
+        assert.equal(uri, map[1]);
+        assert.ok(await decodes(Buffer.concat([init, await part(uri, length, offset)])), `${v.uri} bytes ${offset}+${length} decode`);
       }
+      assert.ok(play.progressive.some((p) => p.link.endsWith(`/${map[1]}`)), 'the progressive rendition is the same file');
     }
     const plays = (await h.call('GET', `/videos/${id}`, { token: alice.token })).body.stats.plays;
     assert.ok(plays >= 1, 'the master playlist and MP4s from their first byte count plays');
