@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { execFile } from 'node:child_process';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { queueRepackaging, type VideoRecord } from '@reelbase/core';
+import { resolveFfmpeg } from '@reelbase/media';
 import { createTusVideo, decodes, drivers, fetchBytes, filesUnder, Harness, makeClip, probeBytes, sendByTus, uploadByTus, type Fixture } from '../src/index';
+
+const run = promisify(execFile);
 
 type Progressive = { type: string; codec: string; width: number; height: number; fps: number; size: number; link: string; rendition: string; link_expiration_time: string };
 type Play = { status: string; progressive: Progressive[]; hls: { link: string; link_expiration_time: string } | null };
@@ -141,6 +149,50 @@ describe('transcoding: the ladder, HLS and the files (sqlite)', () => {
     assert.doesNotMatch((await fetchBytes(silent.play.hls!.link)).bytes.toString(), /mp4a/);
     const tiny = await upload(await makeClip({ width: 320, height: 240, seconds: 0.08, audio: false }));
     assert.ok(await decodes((await fetchBytes(tiny.play.progressive[0].link)).bytes, 'r.mp4'));
+  });
+
+  it('a video transcoded before fragmented MP4s keeps playing, and `repackage` makes it one copy a rung by stream copy, freeing the TS', async () => {
+    const { id } = await upload(await makeClip({ width: 320, height: 240, seconds: 5 }));
+    // The set as reelbase made it before: a faststart MP4 with keyframes every 2 s, TS segments beside it.
+    const video = (await h.service.store.get<VideoRecord>('videos', id))!;
+    const legacyKey = `videos/${id}/renditions/900001`;
+    const dir = join(h.filesDir, legacyKey);
+    mkdirSync(join(dir, '240p'), { recursive: true });
+    const source = join(h.filesDir, video.file!.key);
+    const ffmpeg = resolveFfmpeg()!.path;
+    const legacy = ['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '50', '-sc_threshold', '0', '-force_key_frames', 'expr:gte(t,n_forced*2)', '-c:a', 'aac'];
+    await run(ffmpeg, ['-v', 'error', '-i', source, ...legacy, '-movflags', '+faststart', join(dir, '240p.mp4')]);
+    await run(ffmpeg, ['-v', 'error', '-i', join(dir, '240p.mp4'), '-c', 'copy', '-f', 'hls', '-hls_time', '4', '-hls_playlist_type', 'vod', '-hls_segment_filename', join(dir, '240p/seg_%03d.ts'), join(dir, '240p/index.m3u8')]);
+    writeFileSync(join(dir, 'master.m3u8'), '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=400000\n240p/index.m3u8\n');
+    const [rung] = video.renditions!.list;
+    const old = { ...video.renditions!, key: legacyKey, list: [{ ...rung, size: statSync(join(dir, '240p.mp4')).size, playlist: '240p/index.m3u8' }] };
+    await h.service.store.transaction((tx) => tx.update<VideoRecord>('videos', id, { renditions: old }));
+    const packets = async (path: string) => (await run(ffmpeg, ['-v', 'error', '-i', path, '-map', '0:v', '-c', 'copy', '-f', 'md5', '-'])).stdout;
+    const before = await packets(join(dir, '240p.mp4'));
+
+    const read = async () => (await h.call('GET', `/videos/${id}`, { token: bob.token })).body.play as Play;
+    const legacyPlay = await read();
+    const media = new URL('240p/index.m3u8', legacyPlay.hls!.link).toString();
+    const segment = (await fetchBytes(media)).bytes.toString().split('\n').find((l) => l.endsWith('.ts'))!;
+    const ts = await fetchBytes(new URL(segment, media).toString());
+    assert.deepEqual([ts.status, ts.headers.get('content-type')], [200, 'video/mp2t'], 'the legacy stream still plays');
+
+    assert.equal(await queueRepackaging(h.service.store, h.clock.now()), 1);
+    assert.equal(await h.settle(), 1);
+    const now = (await h.service.store.get<VideoRecord>('videos', id))!.renditions!;
+    assert.notEqual(now.key, legacyKey);
+    assert.deepEqual(now.list.map((r) => [r.name, r.file, r.playlist]), [['240p', '240p.mp4', '240p.m3u8']]);
+    assert.deepEqual(videoFiles(h, id).filter((f) => f.startsWith(legacyKey)), [], 'the old set, TS and all, is gone');
+    assert.deepEqual(videoFiles(h, id).filter((f) => f.startsWith(now.key)).map((f) => f.slice(now.key.length + 1)).sort(), ['240p.m3u8', '240p.mp4', 'master.m3u8']);
+    const play = await read();
+    const file = await fetchBytes(play.progressive[0].link);
+    assert.equal(file.status, 200);
+    const copy = join(h.filesDir, 'repackaged.mp4');
+    writeFileSync(copy, file.bytes);
+    assert.equal(await packets(copy), before, 'the same frames: not re-encoded');
+    const playlist = (await fetchBytes(new URL('240p.m3u8', play.hls!.link).toString())).bytes.toString();
+    assert.deepEqual([...playlist.matchAll(/#EXTINF:([\d.]+)/g)].map((m) => Number(m[1])), [4, 1]);
+    assert.equal(await queueRepackaging(h.service.store, h.clock.now()), 0, 'nothing left to re-package');
   });
 
   it('playback links are signed and expire: forged, foreign and expired links answer 404', async () => {
