@@ -170,6 +170,36 @@ describe('the player plays HLS in a real headless browser (sqlite)', { skip: bro
     await page.close();
   });
 
+  it('shows the storyboard tile of the time under the pointer over the seek bar, before anything plays, with no CSP violation', async () => {
+    const { page, requests, violations } = await openPlayer();
+    const board = (await page.getAttribute('video', 'data-storyboard'))!;
+    assert.match(board, /\/storyboard\.vtt$/);
+    assert.equal(await page.isHidden('.storyboard'), true);
+    // Along the bottom of an 8 s video, at 6.5 s: the tile of second 6.
+    const at = { x: (1280 * 6.5) / 8, y: 720 - 20 };
+    await page.mouse.move(at.x, at.y);
+    const tile = await page.waitForFunction(
+      () => {
+        const box = (globalThis as unknown as { document: { querySelector(s: string): { hidden: boolean; style: Record<string, string> } } }).document.querySelector('.storyboard')!;
+        if (box.hidden) return null;
+        return [box.style.backgroundImage, box.style.backgroundPosition, box.style.width, box.style.height];
+      },
+      undefined,
+      { timeout: 10_000, polling: 100 },
+    );
+    const [image, position, width, height] = (await tile.jsonValue()) as string[];
+    const vtt = await (await fetch(board)).text();
+    const sixth = /00:00:06\.000 --> [^\n]+\n(storyboard-\d+\.jpg)#xywh=(\d+),(\d+),(\d+),(\d+)/.exec(vtt)!;
+    assert.equal(image, `url("${new URL(sixth[1], board).href}")`);
+    assert.deepEqual([position, width, height], [`-${sixth[2]}px ${sixth[3] === '0' ? '0px' : `-${sixth[3]}px`}`, `${sixth[4]}px`, `${sixth[5]}px`]);
+    assert.ok(requests.some((u) => u.endsWith('/storyboard-0.jpg')), 'the sheet loaded');
+    assert.deepEqual(requests.filter((u) => /\.(m3u8|mp4)$/.test(u)), [], 'hovering plays nothing');
+    await page.mouse.move(at.x, 100);
+    assert.equal(await page.isHidden('.storyboard'), true, 'away from the seek bar, no tile');
+    assert.deepEqual(await violations(), []);
+    await page.close();
+  });
+
   it('hls.js blocked: the progressive 720p MP4 plays, with no CSP violation', async () => {
     const { page, requests, violations, src } = await openPlayer((p) => p.route('**/hls.min.js', (route) => route.abort()));
     assert.equal(await page.evaluate(() => typeof (globalThis as unknown as BrowserGlobals).Hls), 'undefined');

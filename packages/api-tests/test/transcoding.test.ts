@@ -11,7 +11,7 @@ import { createTusVideo, decodes, drivers, fetchBytes, filesUnder, Harness, make
 const run = promisify(execFile);
 
 type Progressive = { type: string; codec: string; width: number; height: number; fps: number; size: number; link: string; rendition: string; link_expiration_time: string };
-type Play = { status: string; progressive: Progressive[]; hls: { link: string; link_expiration_time: string } | null };
+type Play = { status: string; progressive: Progressive[]; hls: { link: string; link_expiration_time: string } | null; storyboard: { link: string; link_expiration_time: string } | null };
 
 const videoFiles = (h: Harness, id: string) => filesUnder(h.filesDir).filter((f) => f.startsWith(`videos/${id}/`) || f.startsWith(`media/video/${id}/`));
 
@@ -138,6 +138,18 @@ describe('transcoding: the ladder, HLS and the files (sqlite)', () => {
     }
     const plays = (await h.call('GET', `/videos/${id}`, { token: alice.token })).body.stats.plays;
     assert.ok(plays >= 1, 'the master playlist and MP4s from their first byte count plays');
+
+    // The storyboard: a WebVTT file at a signed link, naming tiles of sheets beside it (signed alike).
+    assert.equal(play.storyboard!.link_expiration_time, play.hls!.link_expiration_time);
+    const vtt = await fetchBytes(play.storyboard!.link);
+    assert.deepEqual([vtt.status, vtt.headers.get('content-type')], [200, 'text/vtt; charset=utf-8']);
+    const tiles = [...vtt.bytes.toString().matchAll(/^(storyboard-\d+\.jpg)#xywh=(\d+),(\d+),(\d+),(\d+)$/gm)];
+    assert.ok(tiles.length >= 3, vtt.bytes.toString());
+    for (const sheet of new Set(tiles.map((t) => t[1]))) {
+      const image = await fetchBytes(new URL(sheet, play.storyboard!.link).toString());
+      assert.deepEqual([image.status, image.headers.get('content-type')], [200, 'image/jpeg']);
+    }
+    assert.equal((await fetchBytes(play.storyboard!.link.replace('storyboard.vtt', 'storyboard-9.jpg'))).status, 404);
   });
 
   it('a portrait clip gets portrait renditions; a clip without audio, renditions without audio; a 2-frame clip plays', async () => {

@@ -28,3 +28,4 @@ export {
 } from './transcode';
 export { readFragments, type ByteRange, type Fragment, type FragmentedMp4 } from './fmp4';
 export { ssim } from './quality';
+export { storyboardPlan, type Storyboard, type StoryboardPlan } from './storyboard';

@@ -60,6 +60,7 @@ export function createMediaTools(options: MediaToolsOptions = {}): MediaTools {
         rungs: ladder(source),
         hasAudio: source.hasAudio,
         fps: source.fps,
+        duration: source.duration,
         signal,
         onProgress,
         ffmpeg: options.ffmpegPath,

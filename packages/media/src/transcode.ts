@@ -1,10 +1,11 @@
-import { access, rm, stat, writeFile } from 'node:fs/promises';
+import { access, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { MediaInputError } from './errors';
 import { toolPath } from './ffmpeg';
 import { runFfmpegJob, type JobExit } from './ffmpeg-job';
 import { readFragments } from './fmp4';
 import { codecsOf, measure, mediaPlaylist, segmentsOf, writeMaster } from './hls';
+import { storyboardFilter, storyboardFrames, storyboardPlan, storyboardPrefix, writeStoryboard, type Storyboard, type StoryboardPlan } from './storyboard';
 import type { Rung } from './ladder';
 import { inputArgs, probeStreams } from './probe';
 
@@ -14,6 +15,10 @@ export interface TranscodeOptions {
   /** From the source's probe: without audio the renditions have none; the frame rate sets the keyframe interval. */
   hasAudio: boolean;
   fps: number;
+  /** The source's seconds (its probe's): the storyboard's frames are spaced by it; 0 or absent, a frame a second. */
+  duration?: number;
+  /** Sprite sheets and their WebVTT file beside the renditions; default true. */
+  storyboard?: boolean;
   /** HLS segment length, default 4 s; a keyframe (and a fragment) starts each, at the same times in every rendition. */
   segmentSeconds?: number;
   /** For the whole job, default 6 hours: a backstop against a stuck ffmpeg, not a budget. */
@@ -54,6 +59,8 @@ export interface TranscodeResult {
   /** In the order of the rungs. */
   renditions: Rendition[];
   master: 'master.m3u8';
+  /** Absent when not asked for (and on renditions re-packaged from an older set). */
+  storyboard?: Storyboard;
   /** Wall time of the whole job. */
   seconds: number;
 }
@@ -80,15 +87,20 @@ export async function transcode(input: string, outDir: string, o: TranscodeOptio
   const deadline = Date.now() + (o.timeoutMs ?? 6 * 3600_000);
   const job = () => ({ signal: o.signal, timeoutMs: Math.max(1, deadline - Date.now()) });
   const mp4 = (r: Rung) => join(dir, `${r.name}.mp4`);
+  const largest = o.rungs.reduce((a, b) => (b.width * b.height > a.width * a.height ? b : a));
+  const plan = o.storyboard === false ? null : storyboardPlan(o.duration ?? 0, largest.width, largest.height);
   try {
-    const encode = await runFfmpegJob(ffmpeg, [...quiet, ...inputArgs(input), ...ladderOutputs(o.rungs, o, mp4)], { ...job(), onProgress: o.onProgress });
+    const outputs = ladderOutputs(o.rungs, o, mp4, plan ? { plan, dir } : undefined);
+    const encode = await runFfmpegJob(ffmpeg, [...quiet, ...inputArgs(input), ...outputs], { ...job(), onProgress: o.onProgress });
     if (encode.code !== 0) throw failure(encode, input);
     o.signal?.throwIfAborted();
     const renditions = await packageRenditions(dir, o.rungs.map((r) => r.name), { segmentSeconds, ffprobe });
+    const storyboard = plan ? await writeStoryboard(dir, plan, o.duration ?? 0) : null;
     o.signal?.throwIfAborted();
-    return { renditions, master: 'master.m3u8', seconds: (performance.now() - started) / 1000 };
+    return { renditions, master: 'master.m3u8', ...(storyboard ? { storyboard } : {}), seconds: (performance.now() - started) / 1000 };
   } catch (error) {
-    await Promise.all(ours.map((path) => rm(path, { recursive: true, force: true })));
+    const storyboardFiles = (await readdir(dir)).filter((name) => name.startsWith(storyboardPrefix)).map((name) => join(dir, name));
+    await Promise.all([...ours, ...storyboardFiles].map((path) => rm(path, { recursive: true, force: true })));
     throw error;
   }
 }
@@ -114,16 +126,25 @@ export function renditionArgs(rung: Rung, o: { fps: number; hasAudio: boolean; s
 
 /**
  * One filter graph splits the decoded (and auto-rotated) picture to a scaler per rung, and each
- * rung is an output of its own. `0:V` skips cover art; metadata (a phone's location) is dropped.
+ * rung is an output of its own; so is the storyboard's frames, when asked for. `0:V` skips cover
+ * art; metadata (a phone's location) is dropped.
  */
-export function ladderOutputs(rungs: Rung[], o: { fps: number; hasAudio: boolean; segmentSeconds?: number }, file: (rung: Rung) => string): string[] {
+export function ladderOutputs(
+  rungs: Rung[],
+  o: { fps: number; hasAudio: boolean; segmentSeconds?: number },
+  file: (rung: Rung) => string,
+  storyboard?: { plan: StoryboardPlan; dir: string },
+): string[] {
+  const branches = rungs.length + (storyboard ? 1 : 0);
   const graph = [
-    `[0:V:0]split=${rungs.length}${rungs.map((_, k) => `[s${k}]`).join('')}`,
+    `[0:V:0]split=${branches}${Array.from({ length: branches }, (_, k) => `[s${k}]`).join('')}`,
     ...rungs.map((r, k) => `[s${k}]scale=${r.width}:${r.height}:flags=bicubic,setsar=1,format=yuv420p[v${k}]`),
+    ...(storyboard ? [`[s${rungs.length}]${storyboardFilter(storyboard.plan)}[storyboard]`] : []),
   ].join(';');
   return [
     '-filter_complex',
     graph,
+    ...(storyboard ? ['-map', '[storyboard]', ...storyboardFrames(storyboard.dir)] : []),
     ...rungs.flatMap((rung, k) => [
       ...['-map', `[v${k}]`, ...(o.hasAudio ? ['-map', '0:a:0?'] : [])],
       ...renditionArgs(rung, o),

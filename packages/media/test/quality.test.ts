@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createMediaTools, probe, resolveFfmpeg, resolveFfprobe, ssim, type TranscodeResult, type VideoProbe } from '../src/index';
+import sharp from 'sharp';
+import { createMediaTools, probe, resolveFfmpeg, resolveFfprobe, ssim, storyboardPlan, type TranscodeResult, type VideoProbe } from '../src/index';
 import { runFfmpeg } from '../src/ffmpeg';
 import { decodesCleanly, makeContentClip, playlistSegments, topLevelBoxes, type Content } from './clips';
 
@@ -41,6 +42,33 @@ describe('transcode quality and cost', { skip: ffmpeg && ffprobe ? false : 'no f
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
+  it('makes a storyboard: sheets of ≤ 10×10 tiles ≤ 160 px wide, and a WebVTT whose every #xywh lies inside its sheet', async () => {
+    const { out, result, info } = ladders.get('low-motion')!;
+    const board = result.storyboard!;
+    assert.deepEqual([board.vtt, board.sheets, board.interval, board.width, board.height], ['storyboard.vtt', ['storyboard-0.jpg'], 1, 160, 90]);
+    const sizes = new Map<string, { width: number; height: number }>();
+    for (const sheet of board.sheets) {
+      const { data, info: decoded } = await sharp(join(out, sheet)).raw().toBuffer({ resolveWithObject: true });
+      assert.ok(data.length > 0 && decoded.width <= 10 * 160 && decoded.height <= 10 * 90, `${sheet} ${decoded.width}x${decoded.height}`);
+      sizes.set(sheet, decoded);
+    }
+    const text = await readFile(join(out, board.vtt), 'utf8');
+    assert.match(text, /^WEBVTT\n\n/);
+    const cues = [...text.matchAll(/^(\d\d):(\d\d):(\d\d)\.(\d{3}) --> (\d\d):(\d\d):(\d\d)\.(\d{3})\n(.+)#xywh=(\d+),(\d+),(\d+),(\d+)$/gm)];
+    assert.equal(text.trim().split('\n\n').length - 1, cues.length, 'every cue names a tile');
+    const seconds = (m: RegExpMatchArray, at: number) => Number(m[at]) * 3600 + Number(m[at + 1]) * 60 + Number(m[at + 2]) + Number(m[at + 3]) / 1000;
+    assert.equal(cues.length, 4);
+    cues.forEach((cue, i) => {
+      assert.deepEqual([seconds(cue, 1), seconds(cue, 5) > seconds(cue, 1)], [i, true]);
+      const sheet = sizes.get(cue[9])!;
+      const [x, y, w, h] = cue.slice(10, 14).map(Number);
+      assert.ok(sheet && x + w <= sheet.width && y + h <= sheet.height && w === 160 && h === 90, cue[0]);
+    });
+    assert.ok(Math.abs(seconds(cues.at(-1)!, 5) - info.duration) < 0.01, 'the last cue ends with the video');
+    assert.equal(storyboardPlan(3600, 1920, 1080).interval, 12, 'an hour: 300 frames, three sheets');
+    assert.deepEqual(storyboardPlan(60, 1080, 1920), { interval: 1, width: 160, height: 284 });
+  });
+
   for (const kind of kinds) {
     it(`${kind}: one fMP4 per rung, playing whole and by each byte range, segments aligned across rungs`, async () => {
       const { out, result, info } = ladders.get(kind)!;
@@ -70,8 +98,8 @@ describe('transcode quality and cost', { skip: ffmpeg && ffprobe ? false : 'no f
         const score = await ssim(join(out, r.file), source, r);
         assert.ok(score >= 0.95, `${kind} ${r.name}: SSIM ${score}`);
       }
-      // Beside the rungs' MP4s, only their playlists and the master: no second copy.
-      const files = await readdir(out);
+      // Beside the rungs' MP4s, only their playlists, the master and the storyboard: no second copy.
+      const files = (await readdir(out)).filter((name) => !name.startsWith('storyboard'));
       const stored = (await Promise.all(files.map((name) => stat(join(out, name))))).reduce((sum, s) => sum + s.size, 0);
       const media = result.renditions.reduce((sum, r) => sum + r.size, 0);
       assert.ok(stored <= 1.05 * media, `${kind}: ${stored} bytes stored for ${media} bytes of MP4 (${files.join(', ')})`);

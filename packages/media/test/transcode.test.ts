@@ -84,7 +84,7 @@ describe('transcode', { skip: ffmpeg && ffprobe ? false : 'no ffmpeg or ffprobe:
       await decodes(path);
     }
     // Nothing else: the MP4s are the only media stored.
-    assert.deepEqual((await readdir(out)).sort(), [...result.renditions.flatMap((r) => [r.file, r.playlist]), 'master.m3u8'].sort());
+    assert.deepEqual((await readdir(out)).sort(), [...result.renditions.flatMap((r) => [r.file, r.playlist]), 'master.m3u8', 'storyboard-0.jpg', 'storyboard.vtt'].sort());
     assert.deepEqual(await keyframeTimes(join(out, '240p.mp4')), [0]);
     assert.deepEqual(await keyframeTimes(join(out, '720p.mp4')), [0]);
 
@@ -131,6 +131,8 @@ describe('transcode', { skip: ffmpeg && ffprobe ? false : 'no ffmpeg or ffprobe:
   it('transcodes a clip of two frames', async () => {
     const { out, result } = await ladderOf('two-frames.mp4');
     assert.deepEqual(result.renditions.map((r) => r.name), ['240p']);
+    assert.equal(result.storyboard, undefined, 'too short for a storyboard');
+    assert.deepEqual((await readdir(out)).filter((name) => name.startsWith('storyboard')), []);
     await decodes(join(out, '240p.mp4'));
     for (const segment of await segments(join(out, '240p.m3u8'))) await decodes(segment.path);
   });
