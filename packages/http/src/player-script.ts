@@ -15,11 +15,15 @@
  * With a storyboard (`data-storyboard`, a WebVTT file of `sheet.jpg#xywh=x,y,w,h` cues), the
  * pointer over the bottom of the player (where the seek bar is) shows the tile of the time under
  * it, in the page's `.storyboard` box; the file is fetched when the pointer first comes there.
+ *
+ * With `data-next` (an album's player), the end of the video opens the next one's page, whose
+ * `#play` starts it.
  */
 export const playerScript = `(function () {
   'use strict';
   var video = document.getElementById('player');
-  var board = video && video.getAttribute('data-storyboard');
+  if (!video) return;
+  var board = video.getAttribute('data-storyboard');
   var box = document.querySelector('.storyboard');
   if (board && box) {
     var cues = null;
@@ -62,29 +66,37 @@ export const playerScript = `(function () {
       box.hidden = true;
     });
   }
-  var stream = video && video.getAttribute('data-hls');
-  // The viewer may have started the progressive file before this ran: leave it playing.
-  if (!stream || !video.paused || video.readyState > 0) return;
-  var progressive = video.getAttribute('src');
-  var native = video.canPlayType('application/vnd.apple.mpegurl') !== '';
-  if (native && ('ManagedMediaSource' in window || !('MediaSource' in window))) {
-    video.src = stream;
-    return;
+  // An album's player goes on to its next video at the end, and that page plays at once.
+  var next = video.getAttribute('data-next');
+  if (next) video.addEventListener('ended', function () { location.href = next; });
+  stream();
+  if (location.hash === '#play') video.play().catch(function () {});
+
+  function stream() {
+    var stream = video.getAttribute('data-hls');
+    // The viewer may have started the progressive file before this ran: leave it playing.
+    if (!stream || !video.paused || video.readyState > 0) return;
+    var progressive = video.getAttribute('src');
+    var native = video.canPlayType('application/vnd.apple.mpegurl') !== '';
+    if (native && ('ManagedMediaSource' in window || !('MediaSource' in window))) {
+      video.src = stream;
+      return;
+    }
+    var Hls = window.Hls;
+    if (!Hls || !Hls.isSupported()) return;
+    var hls = new Hls({ capLevelToPlayerSize: true });
+    hls.on(Hls.Events.ERROR, function (event, data) {
+      if (!data.fatal || !hls) return;
+      var playing = !video.paused;
+      hls.destroy();
+      hls = null;
+      video.src = progressive;
+      if (playing) video.play().catch(function () {});
+    });
+    hls.attachMedia(video);
+    video.addEventListener('play', function () {
+      if (hls) hls.loadSource(stream);
+    }, { once: true });
   }
-  var Hls = window.Hls;
-  if (!Hls || !Hls.isSupported()) return;
-  var hls = new Hls({ capLevelToPlayerSize: true });
-  hls.on(Hls.Events.ERROR, function (event, data) {
-    if (!data.fatal || !hls) return;
-    var playing = !video.paused;
-    hls.destroy();
-    hls = null;
-    video.src = progressive;
-    if (playing) video.play().catch(function () {});
-  });
-  hls.attachMedia(video);
-  video.addEventListener('play', function () {
-    if (hls) hls.loadSource(stream);
-  }, { once: true });
 })();
 `;

@@ -25,6 +25,8 @@ export interface PlayerPageInput {
   hls: string | null;
   /** The storyboard's WebVTT file, when the renditions have one: the script shows its tiles over the seek bar. */
   storyboard: string | null;
+  /** Where the script goes when the video ends (an album's next video, playing); absent for a video's own page. */
+  next?: string | null;
   /** The player's scripts, absolute (`playerScripts` on the page's server), when there is `hls`. */
   scripts: readonly string[];
   poster: string | null;
@@ -148,7 +150,7 @@ header{position:absolute;top:0;left:0;padding:8px;display:flex;gap:8px;align-ite
   const preload = input.hls ? 'none' : 'metadata';
   const scripts = input.hls ? input.scripts.map((s) => `\n<script src="${escapeHtml(s)}" defer></script>`).join('') : '';
   const player = `<div class="player">
-<video id="player" src="${escapeHtml(input.src)}" preload="${preload}" playsinline${controls}${attr('poster', input.poster)}${size}${attr('data-hls', input.hls)}${attr('data-storyboard', input.hls && input.storyboard)}>${tracks.join('')}
+<video id="player" src="${escapeHtml(input.src)}" preload="${preload}" playsinline${controls}${attr('poster', input.poster)}${size}${attr('data-hls', input.hls)}${attr('data-storyboard', input.hls && input.storyboard)}${attr('data-next', input.hls && input.next)}>${tracks.join('')}
 </video>${input.hls && input.storyboard ? '\n<div class="storyboard" hidden></div>' : ''}
 <header>${header}</header>${corner ? `\n<div class="corner">${corner}</div>` : ''}
 </div>`;
