@@ -11,6 +11,7 @@ import { registerLogin } from './commands/login';
 import { registerMigrate } from './commands/migrate';
 import { registerOperations } from './commands/operations';
 import { registerProfiles } from './commands/profiles';
+import { registerRepackage } from './commands/repackage';
 import { registerResources } from './commands/resource-commands';
 import { registerSeed } from './commands/seed';
 import { registerServe } from './commands/serve';
@@ -35,6 +36,7 @@ export function createProgram(io: CliIo): Command {
     .helpCommand(true);
   registerServe(program, io);
   registerWorker(program, io);
+  registerRepackage(program, io);
   registerSeed(program, io);
   registerUsers(program, io);
   registerTokens(program, io);

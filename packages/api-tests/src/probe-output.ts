@@ -20,7 +20,7 @@ export async function probeBytes(bytes: Uint8Array, name = 'file.mp4'): Promise<
 }
 
 /** True when ffmpeg decodes every frame of the bytes without an error. */
-export async function decodes(bytes: Uint8Array, name = 'segment.ts'): Promise<boolean> {
+export async function decodes(bytes: Uint8Array, name = 'segment.mp4'): Promise<boolean> {
   const dir = mkdtempSync(join(tmpdir(), 'reelbase-decode-'));
   try {
     const path = join(dir, name);

@@ -53,7 +53,7 @@ for (const driver of drivers) {
           review_mode: false,
           autoplay: false,
           loop: false,
-          allow_continuous_play: false,
+          allow_continuous_play: true,
           allow_downloads: false,
           allow_share: false,
           hide_vimeo_logo: true,

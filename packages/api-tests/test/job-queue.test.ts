@@ -99,6 +99,32 @@ for (const driver of drivers) {
       assert.equal(failed, 'not a video');
     });
 
+    it('an idle worker leaves no listener behind: many naps raise no MaxListenersExceededWarning', async () => {
+      const warnings: string[] = [];
+      const onWarning = (w: Error) => void warnings.push(`${w.name}: ${w.message}`);
+      process.on('warning', onWarning);
+      let claims = 0;
+      // Counts the worker's claims (one transaction each) to know it napped and woke again.
+      const counted = new Proxy(store, {
+        get(target, key) {
+          const value = Reflect.get(target, key, target) as unknown;
+          if (key === 'transaction') claims++;
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const worker = createWorker({ store: counted, now: clock.now, idleMs: 3_600_000, handlers: { nothing: { async run() {}, async failed() {} } } });
+      worker.start();
+      for (let turns = 0; claims < 25 && turns < 100_000; turns++) {
+        worker.wake();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await worker.stop();
+      await new Promise((resolve) => setImmediate(resolve));
+      process.off('warning', onWarning);
+      assert.ok(claims >= 25, `the worker woke ${claims} times`);
+      assert.deepEqual(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')), []);
+    });
+
     it('jobs of an ordered kind wait for the earlier unfinished job of their subject', async () => {
       const [first, second, other] = [await add('v1', 'ordered'), await add('v1', 'ordered'), await add('v2', 'ordered')];
       const a = await claim('w', ['ordered'], ['ordered']);

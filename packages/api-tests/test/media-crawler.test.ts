@@ -238,8 +238,12 @@ async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<
 
 type Kind = 'upload' | 'frame' | 'placeholder' | 'static' | 'vtt' | 'm3u8' | 'play' | 'unknown';
 
-/** A playback link: a rendition's MP4 or the HLS master (handed out), a rendition's playlist or segment (reached from the master). */
-const playLink = /^\/media\/play\/\d+\/r\d+-\d+-[0-9a-f]{32}\/(?:\d+p\.mp4|master\.m3u8|\d+p\/(?:index\.m3u8|seg_\d+\.ts))$/;
+/**
+ * A playback link: a rendition's MP4 or the HLS master (handed out), a rendition's playlist
+ * (reached from the master, naming byte ranges of the MP4), or the playlist and segments of a set
+ * made before fragmented MP4s; the storyboard's WebVTT file (handed out) and its sheets.
+ */
+const playLink = /^\/media\/play\/\d+\/r\d+-\d+-[0-9a-f]{32}\/(?:\d+p\.mp4|master\.m3u8|\d+p\.m3u8|storyboard\.vtt|storyboard-\d+\.jpg|\d+p\/(?:index\.m3u8|seg_\d+\.ts))$/;
 
 /** The kind of a media link, by its pattern. */
 function kindOf(path: string): Kind {
@@ -265,7 +269,7 @@ const contentTypes: Record<string, string[]> = {
   master: ['image/jpeg', 'image/png'],
 };
 
-const playTypes: Record<string, string> = { mp4: 'video/mp4', m3u8: 'application/vnd.apple.mpegurl', ts: 'video/mp2t' };
+const playTypes: Record<string, string> = { mp4: 'video/mp4', m3u8: 'application/vnd.apple.mpegurl', ts: 'video/mp2t', vtt: 'text/vtt; charset=utf-8', jpg: 'image/jpeg' };
 
 /**
  * What is wrong with a playback link: it answers 200 with its type, privately cached for a day
@@ -286,9 +290,14 @@ async function inspectPlay(link: string): Promise<string[]> {
       problems.push(`Range bytes=0-99 → ${range.status} with ${range.bytes.length} bytes, ${range.headers.get('content-range')}`);
     }
   }
+  if (ext === 'vtt') {
+    const sheets = [...new Set([...r.bytes.toString('utf8').matchAll(/^(.+)#xywh=\d+,\d+,\d+,\d+$/gm)].map((m) => m[1]))];
+    if (!sheets.length) problems.push('a storyboard without tiles');
+    for (const sheet of sheets) problems.push(...(await inspectPlay(new URL(sheet, link).href)).map((p) => `${sheet}: ${p}`));
+  }
   if (ext === 'm3u8') {
     const text = r.bytes.toString('utf8');
-    const entries = text.split('\n').filter((line) => line && !line.startsWith('#'));
+    const entries = [...new Set(text.split('\n').filter((line) => line && !line.startsWith('#')))];
     if (!text.startsWith('#EXTM3U') || !entries.length) problems.push('not an HLS playlist');
     for (const entry of entries) {
       const href = new URL(entry, link).href;
@@ -422,8 +431,8 @@ for (const driver of drivers) {
       assert.deepEqual(wrong, [], 'links per image object: [object, found, expected]');
       for (const track of world.tracks) assert.equal(linksOf.get(track)?.size, 2, `${track}: one .vtt and one .m3u8 link`);
       // A 320x240 clip has one rendition: its MP4 (in play, files and download alike) and the master playlist.
-      for (const play of world.plays) assert.deepEqual([...(linksOf.get(play) ?? [])].map((l) => l.split('/').pop()).sort(), ['240p.mp4', 'master.m3u8'], play);
-      assert.ok(kinds.upload >= 66 && kinds.frame >= 32 && kinds.placeholder >= 26 && kinds.static >= 16 && kinds.vtt >= 4 && kinds.m3u8 >= 4 && kinds.play === 10);
+      for (const play of world.plays) assert.deepEqual([...(linksOf.get(play) ?? [])].map((l) => l.split('/').pop()).sort(), ['240p.mp4', 'master.m3u8', 'storyboard.vtt'], play);
+      assert.ok(kinds.upload >= 66 && kinds.frame >= 32 && kinds.placeholder >= 26 && kinds.static >= 16 && kinds.vtt >= 4 && kinds.m3u8 >= 4 && kinds.play === 15);
     });
 
     it('every link answers 200 without a token, as stated, and (images, tracks) 304 to a conditional repeat (0 dead links)', async () => {

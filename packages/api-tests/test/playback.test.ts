@@ -96,7 +96,7 @@ for (const driver of drivers) {
     it('shows every viewer play: unavailable until the first transcode completes, then its renditions', async () => {
       const waiting = await uploadByTus(h, alice.token, mp4);
       const play = async () => (await h.call('GET', `/videos/${waiting}`, { token: bob.token })).body.play;
-      assert.deepEqual(await play(), { status: 'unavailable', progressive: [], hls: null });
+      assert.deepEqual(await play(), { status: 'unavailable', progressive: [], hls: null, storyboard: null });
       // Until its renditions are made, the upload plays as it was sent.
       const source = await h.call('GET', `/videos/${waiting}/file`, { token: alice.token });
       assert.deepEqual([source.status, source.headers.get('content-type'), source.headers.get('content-length')], [200, 'video/mp4', String(mp4.length)]);

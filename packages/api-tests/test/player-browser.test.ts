@@ -80,7 +80,9 @@ describe('the player page in a real headless browser (Debian chromium)', { skip:
       });
       assert.deepEqual(played, { size: [320, 240], source: 'blob' }, 'played through MediaSource, as hls.js does');
       assert.ok(fetched.includes(clip.body.play.hls.link), 'the master playlist was fetched');
-      assert.ok(fetched.some((u) => u.endsWith('.ts')), `a segment was fetched: ${fetched.join(' ')}`);
+      // The rendition's playlist, then its map and segments: byte ranges of its one fragmented MP4.
+      assert.ok(fetched.some((u) => u.endsWith('/240p.m3u8')), `a rendition playlist was fetched: ${fetched.join(' ')}`);
+      assert.ok(fetched.filter((u) => u.endsWith('/240p.mp4')).length >= 2, `its map and a segment were fetched: ${fetched.join(' ')}`);
     } finally {
       await context.close();
     }

@@ -70,7 +70,12 @@ describe('the player plays HLS in a real headless browser (sqlite)', { skip: bro
   async function openPlayer(setup: (page: Page) => Promise<unknown> = async () => {}) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     const requests: string[] = [];
-    page.on('request', (r) => void requests.push(r.url()));
+    // What the <video> element itself loads (not hls.js's fetches): the progressive file.
+    const mediaRequests: string[] = [];
+    page.on('request', (r) => {
+      requests.push(r.url());
+      if (r.resourceType() === 'media') mediaRequests.push(r.url());
+    });
     const logged: string[] = [];
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) logged.push(m.text());
@@ -87,7 +92,7 @@ describe('the player plays HLS in a real headless browser (sqlite)', { skip: bro
     const html = await response!.text();
     // The page's own <video src>, before any script replaced it.
     const src = /<video id="player" src="([^"]+)"/.exec(html)![1];
-    return { page, requests, violations, src, csp: (await response!.allHeaders())['content-security-policy'] };
+    return { page, requests, mediaRequests, violations, src, csp: (await response!.allHeaders())['content-security-policy'] };
   }
 
   /** Plays muted (a play() that a fallback interrupts is started again by the player) and waits until 1.5 s have played. */
@@ -132,7 +137,7 @@ describe('the player plays HLS in a real headless browser (sqlite)', { skip: bro
   });
 
   it('plays the stream through hls.js: the master, rendition playlists and segments load, MediaSource plays, captions show, no CSP violation', async () => {
-    const { page, requests, violations, src, csp } = await openPlayer();
+    const { page, requests, mediaRequests, violations, src, csp } = await openPlayer();
     const origin = new URL(h.server.url).origin;
     assert.equal(
       csp.split('; ').filter((d) => /^(script|media|connect|worker)-src /.test(d)).join('; '),
@@ -145,9 +150,10 @@ describe('the player plays HLS in a real headless browser (sqlite)', { skip: bro
     assert.match(await playPast(page), /^blob:/, 'hls.js plays through MediaSource');
     const path = (u: string) => new URL(u).pathname;
     assert.equal(requests.filter((u) => path(u).endsWith('/master.m3u8')).length, 1);
-    assert.ok(requests.some((u) => /\/\d+p\/index\.m3u8$/.test(path(u))), `a rendition playlist: ${requests.join('\n')}`);
-    assert.ok(requests.filter((u) => /\/\d+p\/seg_\d+\.ts$/.test(path(u))).length >= 2, `two segments or more: ${requests.join('\n')}`);
-    assert.deepEqual(requests.filter((u) => path(u).endsWith('.mp4')), [], 'the progressive file is not fetched');
+    assert.ok(requests.some((u) => /\/\d+p\.m3u8$/.test(path(u))), `a rendition playlist: ${requests.join('\n')}`);
+    // Its segments are byte ranges of the rendition's one fragmented MP4: its map, then two segments or more.
+    assert.ok(requests.filter((u) => /\/\d+p\.mp4$/.test(path(u))).length >= 3, `the map and two segments or more: ${requests.join('\n')}`);
+    assert.deepEqual(mediaRequests.filter((u) => path(u).endsWith('.mp4')), [], 'the <video> does not fetch the progressive file');
     assert.ok(requests.every((u) => u.startsWith(`${origin}/`) || u.startsWith('blob:')), 'everything from this server');
 
     // The page's <track> is left alone by hls.js: the default captions show and their cue loads.
@@ -160,6 +166,36 @@ describe('the player plays HLS in a real headless browser (sqlite)', { skip: bro
       { timeout: 10_000 },
     );
     assert.deepEqual(await cues.jsonValue(), ['English', caption]);
+    assert.deepEqual(await violations(), []);
+    await page.close();
+  });
+
+  it('shows the storyboard tile of the time under the pointer over the seek bar, before anything plays, with no CSP violation', async () => {
+    const { page, requests, violations } = await openPlayer();
+    const board = (await page.getAttribute('video', 'data-storyboard'))!;
+    assert.match(board, /\/storyboard\.vtt$/);
+    assert.equal(await page.isHidden('.storyboard'), true);
+    // Along the bottom of an 8 s video, at 6.5 s: the tile of second 6.
+    const at = { x: (1280 * 6.5) / 8, y: 720 - 20 };
+    await page.mouse.move(at.x, at.y);
+    const tile = await page.waitForFunction(
+      () => {
+        const box = (globalThis as unknown as { document: { querySelector(s: string): { hidden: boolean; style: Record<string, string> } } }).document.querySelector('.storyboard')!;
+        if (box.hidden) return null;
+        return [box.style.backgroundImage, box.style.backgroundPosition, box.style.width, box.style.height];
+      },
+      undefined,
+      { timeout: 10_000, polling: 100 },
+    );
+    const [image, position, width, height] = (await tile.jsonValue()) as string[];
+    const vtt = await (await fetch(board)).text();
+    const sixth = /00:00:06\.000 --> [^\n]+\n(storyboard-\d+\.jpg)#xywh=(\d+),(\d+),(\d+),(\d+)/.exec(vtt)!;
+    assert.equal(image, `url("${new URL(sixth[1], board).href}")`);
+    assert.deepEqual([position, width, height], [`-${sixth[2]}px ${sixth[3] === '0' ? '0px' : `-${sixth[3]}px`}`, `${sixth[4]}px`, `${sixth[5]}px`]);
+    assert.ok(requests.some((u) => u.endsWith('/storyboard-0.jpg')), 'the sheet loaded');
+    assert.deepEqual(requests.filter((u) => /\.(m3u8|mp4)$/.test(u)), [], 'hovering plays nothing');
+    await page.mouse.move(at.x, 100);
+    assert.equal(await page.isHidden('.storyboard'), true, 'away from the seek bar, no tile');
     assert.deepEqual(await violations(), []);
     await page.close();
   });

@@ -123,8 +123,10 @@ for (const driver of drivers) {
     it('plays the Clip’s HLS stream, with its largest rendition up to 720p as the fallback source, by the player’s two scripts', async () => {
       const page = await player();
       const { play } = ok(await h.call('GET', `/videos/${id}`));
-      const [, src, hls] = /<video id="player" src="([^"]+)"[^>]* data-hls="([^"]+)">/.exec(page.text)!;
+      const [, src, hls, storyboard] = /<video id="player" src="([^"]+)"[^>]* data-hls="([^"]+)" data-storyboard="([^"]+)">/.exec(page.text)!;
       assert.equal(hls, play.hls.link, 'the stream is the Clip’s master playlist');
+      assert.equal(storyboard, play.storyboard.link, 'the seek bar’s tiles are the Clip’s storyboard');
+      assert.match(page.text, /<\/video>\n<div class="storyboard" hidden><\/div>/);
       assert.equal(src, play.progressive.find((p: { rendition: string }) => p.rendition === '360p').link, 'the fallback is its 360p MP4');
       const master = await fetchBytes(hls);
       assert.deepEqual([master.status, master.headers.get('content-type')], [200, 'application/vnd.apple.mpegurl']);
@@ -142,7 +144,7 @@ for (const driver of drivers) {
     it('its CSP allows exactly the origins of the poster, logo and portrait (img), the stream, its fallback and the tracks (media), and the player’s scripts', async () => {
       const page = await player();
       const origin = new URL(h.server.url).origin;
-      for (const link of [...page.text.matchAll(/ (?:src|poster|data-hls)="([^"]+)"/g)].map((m) => m[1])) {
+      for (const link of [...page.text.matchAll(/ (?:src|poster|data-hls|data-storyboard)="([^"]+)"/g)].map((m) => m[1])) {
         assert.equal(new URL(link.replace(/&#38;/g, '&')).origin, origin, link);
       }
       assert.equal(directive(page, 'img-src'), `'self' ${origin}`);
@@ -165,7 +167,7 @@ for (const driver of drivers) {
       assert.equal(directive(waiting, 'media-src'), `'self' ${origin}`);
       assert.equal(await h.settle(), 1);
       const ready = await player(fresh);
-      assert.match(ready.text, /<video id="player" src="[^"]+\/360p\.mp4" preload="none" playsinline controls poster="[^"]+"[^>]* data-hls="[^"]+\/master\.m3u8">/);
+      assert.match(ready.text, /<video id="player" src="[^"]+\/360p\.mp4" preload="none" playsinline controls poster="[^"]+"[^>]* data-hls="[^"]+\/master\.m3u8" data-storyboard="[^"]+\/storyboard\.vtt">/);
       assert.equal(directive(ready, 'script-src'), `'self' ${origin}`);
     });
 

@@ -218,7 +218,7 @@ for (const driver of drivers) {
         const seen = await get(album, null);
         assert.deepEqual(
           [seen.autoplay, seen.loop, seen.allow_continuous_play, seen.allow_downloads, seen.allow_share, seen.hide_vimeo_logo, seen.web_custom_logo],
-          [false, false, false, false, false, true, false],
+          [false, false, true, false, false, true, false],
         );
         assert.equal(seen.share_link, `${h.server.url}/albums/${album.split('/').pop()}/embed`);
         assert.ok(seen.embed.html.startsWith(`<iframe src="${seen.share_link}" `));

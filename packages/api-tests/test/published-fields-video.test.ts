@@ -54,7 +54,7 @@ for (const driver of drivers) {
       for (const token of [undefined, other.token]) {
         const r = await h.call('GET', connection.uri, { token });
         assert.equal(r.status, 200, r.text);
-        assert.deepEqual(r.body, { status: 'unavailable', progressive: [], hls: null });
+        assert.deepEqual(r.body, { status: 'unavailable', progressive: [], hls: null, storyboard: null });
       }
       const hidden = await h.video(owner, { privacy: { view: 'nobody' } });
       expectError(await h.call('GET', `/videos/${hidden}/playback`, { token: other.token }), 404, 5000);

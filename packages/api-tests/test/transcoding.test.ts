@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { execFile } from 'node:child_process';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { queueRepackaging, type VideoRecord } from '@reelbase/core';
+import { resolveFfmpeg } from '@reelbase/media';
 import { createTusVideo, decodes, drivers, fetchBytes, filesUnder, Harness, makeClip, probeBytes, sendByTus, uploadByTus, type Fixture } from '../src/index';
 
+const run = promisify(execFile);
+
 type Progressive = { type: string; codec: string; width: number; height: number; fps: number; size: number; link: string; rendition: string; link_expiration_time: string };
-type Play = { status: string; progressive: Progressive[]; hls: { link: string; link_expiration_time: string } | null };
+type Play = { status: string; progressive: Progressive[]; hls: { link: string; link_expiration_time: string } | null; storyboard: { link: string; link_expiration_time: string } | null };
 
 const videoFiles = (h: Harness, id: string) => filesUnder(h.filesDir).filter((f) => f.startsWith(`videos/${id}/`) || f.startsWith(`media/video/${id}/`));
 
@@ -111,14 +119,37 @@ describe('transcoding: the ladder, HLS and the files (sqlite)', () => {
       assert.match(text, /#EXT-X-ENDLIST/);
       const durations = [...text.matchAll(/#EXTINF:([\d.]+)/g)].map((m) => Number(m[1]));
       assert.ok(durations.slice(0, -1).every((d) => d >= 3.9 && d <= 6.1), `segments of about 4–6 s: ${durations}`);
-      for (const segment of text.split('\n').filter((l) => l && !l.startsWith('#'))) {
-        const bytes = await fetchBytes(new URL(segment, new URL(v.uri, play.hls!.link)).toString());
-        assert.equal(bytes.headers.get('content-type'), 'video/mp2t');
-        assert.ok(await decodes(bytes.bytes), `${v.uri} ${segment} decodes`);
+      // One fMP4 per rung: the playlist's map and segments are byte ranges of the rendition's MP4.
+      assert.match(text, /^#EXTM3U\n#EXT-X-VERSION:7\n/);
+      const map = /#EXT-X-MAP:URI="(\d+p\.mp4)",BYTERANGE="(\d+)@(\d+)"/.exec(text)!;
+      assert.ok(map, text);
+      const at = (uri: string) => new URL(uri, new URL(v.uri, play.hls!.link)).toString();
+      const part = async (uri: string, length: string, offset: string) => {
+        const r = await fetchBytes(at(uri), { range: `bytes=${offset}-${Number(offset) + Number(length) - 1}` });
+        assert.deepEqual([r.status, r.headers.get('content-type'), r.bytes.length], [206, 'video/mp4', Number(length)]);
+        return r.bytes;
+      };
+      const init = await part(map[1], map[2], map[3]);
+      for (const [, length, offset, uri] of text.matchAll(/#EXT-X-BYTERANGE:(\d+)@(\d+)\n(.+)/g)) {
+        assert.equal(uri, map[1]);
+        assert.ok(await decodes(Buffer.concat([init, await part(uri, length, offset)])), `${v.uri} bytes ${offset}+${length} decode`);
       }
+      assert.ok(play.progressive.some((p) => p.link.endsWith(`/${map[1]}`)), 'the progressive rendition is the same file');
     }
     const plays = (await h.call('GET', `/videos/${id}`, { token: alice.token })).body.stats.plays;
     assert.ok(plays >= 1, 'the master playlist and MP4s from their first byte count plays');
+
+    // The storyboard: a WebVTT file at a signed link, naming tiles of sheets beside it (signed alike).
+    assert.equal(play.storyboard!.link_expiration_time, play.hls!.link_expiration_time);
+    const vtt = await fetchBytes(play.storyboard!.link);
+    assert.deepEqual([vtt.status, vtt.headers.get('content-type')], [200, 'text/vtt; charset=utf-8']);
+    const tiles = [...vtt.bytes.toString().matchAll(/^(storyboard-\d+\.jpg)#xywh=(\d+),(\d+),(\d+),(\d+)$/gm)];
+    assert.ok(tiles.length >= 3, vtt.bytes.toString());
+    for (const sheet of new Set(tiles.map((t) => t[1]))) {
+      const image = await fetchBytes(new URL(sheet, play.storyboard!.link).toString());
+      assert.deepEqual([image.status, image.headers.get('content-type')], [200, 'image/jpeg']);
+    }
+    assert.equal((await fetchBytes(play.storyboard!.link.replace('storyboard.vtt', 'storyboard-9.jpg'))).status, 404);
   });
 
   it('a portrait clip gets portrait renditions; a clip without audio, renditions without audio; a 2-frame clip plays', async () => {
@@ -130,6 +161,50 @@ describe('transcoding: the ladder, HLS and the files (sqlite)', () => {
     assert.doesNotMatch((await fetchBytes(silent.play.hls!.link)).bytes.toString(), /mp4a/);
     const tiny = await upload(await makeClip({ width: 320, height: 240, seconds: 0.08, audio: false }));
     assert.ok(await decodes((await fetchBytes(tiny.play.progressive[0].link)).bytes, 'r.mp4'));
+  });
+
+  it('a video transcoded before fragmented MP4s keeps playing, and `repackage` makes it one copy a rung by stream copy, freeing the TS', async () => {
+    const { id } = await upload(await makeClip({ width: 320, height: 240, seconds: 5 }));
+    // The set as reelbase made it before: a faststart MP4 with keyframes every 2 s, TS segments beside it.
+    const video = (await h.service.store.get<VideoRecord>('videos', id))!;
+    const legacyKey = `videos/${id}/renditions/900001`;
+    const dir = join(h.filesDir, legacyKey);
+    mkdirSync(join(dir, '240p'), { recursive: true });
+    const source = join(h.filesDir, video.file!.key);
+    const ffmpeg = resolveFfmpeg()!.path;
+    const legacy = ['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '50', '-sc_threshold', '0', '-force_key_frames', 'expr:gte(t,n_forced*2)', '-c:a', 'aac'];
+    await run(ffmpeg, ['-v', 'error', '-i', source, ...legacy, '-movflags', '+faststart', join(dir, '240p.mp4')]);
+    await run(ffmpeg, ['-v', 'error', '-i', join(dir, '240p.mp4'), '-c', 'copy', '-f', 'hls', '-hls_time', '4', '-hls_playlist_type', 'vod', '-hls_segment_filename', join(dir, '240p/seg_%03d.ts'), join(dir, '240p/index.m3u8')]);
+    writeFileSync(join(dir, 'master.m3u8'), '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=400000\n240p/index.m3u8\n');
+    const [rung] = video.renditions!.list;
+    const old = { ...video.renditions!, key: legacyKey, list: [{ ...rung, size: statSync(join(dir, '240p.mp4')).size, playlist: '240p/index.m3u8' }] };
+    await h.service.store.transaction((tx) => tx.update<VideoRecord>('videos', id, { renditions: old }));
+    const packets = async (path: string) => (await run(ffmpeg, ['-v', 'error', '-i', path, '-map', '0:v', '-c', 'copy', '-f', 'md5', '-'])).stdout;
+    const before = await packets(join(dir, '240p.mp4'));
+
+    const read = async () => (await h.call('GET', `/videos/${id}`, { token: bob.token })).body.play as Play;
+    const legacyPlay = await read();
+    const media = new URL('240p/index.m3u8', legacyPlay.hls!.link).toString();
+    const segment = (await fetchBytes(media)).bytes.toString().split('\n').find((l) => l.endsWith('.ts'))!;
+    const ts = await fetchBytes(new URL(segment, media).toString());
+    assert.deepEqual([ts.status, ts.headers.get('content-type')], [200, 'video/mp2t'], 'the legacy stream still plays');
+
+    assert.equal(await queueRepackaging(h.service.store, h.clock.now()), 1);
+    assert.equal(await h.settle(), 1);
+    const now = (await h.service.store.get<VideoRecord>('videos', id))!.renditions!;
+    assert.notEqual(now.key, legacyKey);
+    assert.deepEqual(now.list.map((r) => [r.name, r.file, r.playlist]), [['240p', '240p.mp4', '240p.m3u8']]);
+    assert.deepEqual(videoFiles(h, id).filter((f) => f.startsWith(legacyKey)), [], 'the old set, TS and all, is gone');
+    assert.deepEqual(videoFiles(h, id).filter((f) => f.startsWith(now.key)).map((f) => f.slice(now.key.length + 1)).sort(), ['240p.m3u8', '240p.mp4', 'master.m3u8']);
+    const play = await read();
+    const file = await fetchBytes(play.progressive[0].link);
+    assert.equal(file.status, 200);
+    const copy = join(h.filesDir, 'repackaged.mp4');
+    writeFileSync(copy, file.bytes);
+    assert.equal(await packets(copy), before, 'the same frames: not re-encoded');
+    const playlist = (await fetchBytes(new URL('240p.m3u8', play.hls!.link).toString())).bytes.toString();
+    assert.deepEqual([...playlist.matchAll(/#EXTINF:([\d.]+)/g)].map((m) => Number(m[1])), [4, 1]);
+    assert.equal(await queueRepackaging(h.service.store, h.clock.now()), 0, 'nothing left to re-package');
   });
 
   it('playback links are signed and expire: forged, foreign and expired links answer 404', async () => {

@@ -36,6 +36,7 @@ export { openUpload, finishUpload, failUpload, newBlobKey, stagingKey, type Open
 export type { VideoProbe, Rendition, TranscodeResult } from './media/media-tools';
 export { createWorker, PermanentJobError, type Worker, type WorkerOptions, type JobHandler } from './jobs/worker';
 export { transcodeHandler, transcodeKind, type TranscodeDeps } from './jobs/transcode-job';
+export { repackageHandler, repackageKind, queueRepackaging, isLegacySet } from './jobs/repackage-job';
 export { enqueue, claimJob, heartbeat, markDone, markFailed, release, stillHeld, backoffSeconds } from './jobs/queue';
 export { webhookKind, type DeliveryPayload, type WebhookRecord } from './domain/webhooks';
 export type { JobRecord } from './jobs/job-records';

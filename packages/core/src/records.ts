@@ -149,7 +149,7 @@ export type VideoRecord = {
   release_time: string;
 }
 
-/** A video's renditions in the blob store, under `key`: MP4 files and HLS playlists. */
+/** A video's renditions in the blob store, under `key`: MP4 files, HLS playlists and the storyboard. */
 export interface RenditionSet {
   key: string;
   /** The file they were made from (`VideoFile.key`). */
@@ -157,6 +157,8 @@ export interface RenditionSet {
   master: string;
   list: import('./media/media-tools').Rendition[];
   time: string;
+  /** Sprite sheets and their WebVTT file, in the same directory; absent on sets made before them. */
+  storyboard?: import('./media/media-tools').Storyboard;
 }
 
 /** A video's file in the blob store, with what the probe found. */

@@ -1,5 +1,5 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import type { ByteRange, FragmentedMp4 } from './fmp4';
 import type { FfprobeStream } from './probe';
 
 /** One variant of the master playlist. */
@@ -9,37 +9,64 @@ export interface Variant {
   height: number;
   fps: number;
   codecs: string;
-  /** Bits a second of the fullest segment, and of all segments together, TS overhead included. */
+  /** Bits a second of the fullest segment, and of all segments together, container overhead included. */
   bandwidth: number;
   averageBandwidth: number;
 }
 
-/** ffmpeg arguments that cut one MP4 into a VOD media playlist of MPEG-TS segments, by stream copy. */
-export function segmentArgs(input: number, dir: string, segmentSeconds: number): string[] {
-  return [
-    ...['-map', String(input), '-c', 'copy', '-f', 'hls', '-hls_time', String(segmentSeconds), '-hls_playlist_type', 'vod'],
-    ...['-hls_segment_type', 'mpegts', '-hls_segment_filename', `file:${join(dir, 'seg_%03d.ts')}`, `file:${join(dir, 'index.m3u8')}`],
-  ];
+/** One media segment: a run of whole fragments of the rendition's MP4. */
+export interface Segment extends ByteRange {
+  seconds: number;
 }
 
 /**
- * The peak and average bitrates of a media playlist's segments. Segments shorter than half the
+ * The fragments of a rendition grouped into segments of about `segmentSeconds`: a segment starts
+ * at the first fragment at or past the previous segment's start plus the target. Keyframes (and
+ * so fragments) fall at the same instants in every rung, so the segments line up across rungs.
+ */
+export function segmentsOf(layout: FragmentedMp4, segmentSeconds: number): Segment[] {
+  const segments: (Segment & { start: number })[] = [];
+  // Half a frame at 60 fps: timestamps are rounded to the track's timescale.
+  const slack = 0.008;
+  for (const f of layout.fragments) {
+    const last = segments.at(-1);
+    if (!last || f.start >= last.start + segmentSeconds - slack) segments.push({ offset: f.offset, length: f.length, start: f.start, seconds: f.duration });
+    else Object.assign(last, { length: f.offset + f.length - last.offset, seconds: f.start + f.duration - last.start });
+  }
+  return segments.map(({ offset, length, seconds }) => ({ offset, length, seconds }));
+}
+
+/**
+ * A VOD media playlist over one fragmented MP4 (`uri`, beside the playlist): its initialization
+ * section as `EXT-X-MAP` and each segment as a byte range of it (version 7: fMP4 segments).
+ */
+export function mediaPlaylist(uri: string, init: ByteRange, segments: Segment[]): string {
+  // A segment's EXTINF, rounded to the nearest integer, may not exceed the target duration.
+  const target = Math.max(1, ...segments.map((s) => Math.round(s.seconds)));
+  const lines = [
+    '#EXTM3U',
+    '#EXT-X-VERSION:7',
+    `#EXT-X-TARGETDURATION:${target}`,
+    '#EXT-X-MEDIA-SEQUENCE:0',
+    '#EXT-X-PLAYLIST-TYPE:VOD',
+    '#EXT-X-INDEPENDENT-SEGMENTS',
+    `#EXT-X-MAP:URI="${uri}",BYTERANGE="${init.length}@${init.offset}"`,
+    ...segments.flatMap((s) => [`#EXTINF:${s.seconds.toFixed(3)},`, `#EXT-X-BYTERANGE:${s.length}@${s.offset}`, uri]),
+    '#EXT-X-ENDLIST',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The peak and average bitrates of a rendition's segments. Segments shorter than half the
  * target (the tail of the video) do not count towards the peak unless they are all there is:
  * a lone keyframe in 0.1 s would claim a bitrate no player needs.
  */
-export async function measure(playlist: string, segmentSeconds: number): Promise<{ bandwidth: number; averageBandwidth: number }> {
-  const lines = (await readFile(playlist, 'utf8')).split('\n').map((line) => line.trim());
-  const segments: { bits: number; seconds: number }[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const extinf = /^#EXTINF:([\d.]+)/.exec(lines[i]);
-    if (!extinf) continue;
-    const uri = lines.slice(i + 1).find((line) => line && !line.startsWith('#'))!;
-    segments.push({ bits: (await stat(join(dirname(playlist), uri))).size * 8, seconds: Number(extinf[1]) });
-  }
-  if (segments.length === 0) throw new Error(`${playlist} lists no segments`);
-  const rate = (s: { bits: number; seconds: number }) => s.bits / Math.max(s.seconds, 0.001);
+export function measure(segments: Segment[], segmentSeconds: number): { bandwidth: number; averageBandwidth: number } {
+  if (segments.length === 0) throw new Error('A rendition without segments');
+  const rate = (s: { length: number; seconds: number }) => (s.length * 8) / Math.max(s.seconds, 0.001);
   const full = segments.filter((s) => s.seconds >= segmentSeconds / 2);
-  const total = segments.reduce((sum, s) => ({ bits: sum.bits + s.bits, seconds: sum.seconds + s.seconds }), { bits: 0, seconds: 0 });
+  const total = segments.reduce((sum, s) => ({ length: sum.length + s.length, seconds: sum.seconds + s.seconds }), { length: 0, seconds: 0 });
   return { bandwidth: Math.ceil(Math.max(...(full.length ? full : segments).map(rate))), averageBandwidth: Math.ceil(rate(total)) };
 }
 
@@ -63,7 +90,7 @@ export function codecsOf(video: FfprobeStream, audio: FfprobeStream | null): str
  * rendition the cheaper one.)
  */
 export async function writeMaster(path: string, variants: Variant[]): Promise<void> {
-  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS'];
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-INDEPENDENT-SEGMENTS'];
   for (const v of [...variants].sort((a, b) => a.width * a.height - b.width * b.height || a.bandwidth - b.bandwidth)) {
     const attributes = [
       `BANDWIDTH=${v.bandwidth}`,

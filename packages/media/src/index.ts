@@ -14,5 +14,18 @@ export {
   type ToolName,
 } from './ffmpeg';
 export { probe, type ProbeOptions, type VideoProbe } from './probe';
-export { ladder, type Rung } from './ladder';
-export { transcode, renditionArgs, ladderOutputs, type Rendition, type TranscodeOptions, type TranscodeResult } from './transcode';
+export { ladder, capKbps, type LadderSource, type Rung } from './ladder';
+export {
+  transcode,
+  renditionArgs,
+  ladderOutputs,
+  fragmentedMp4,
+  packageRenditions,
+  repackage,
+  type Rendition,
+  type TranscodeOptions,
+  type TranscodeResult,
+} from './transcode';
+export { readFragments, type ByteRange, type Fragment, type FragmentedMp4 } from './fmp4';
+export { ssim } from './quality';
+export { storyboardPlan, type Storyboard, type StoryboardPlan } from './storyboard';

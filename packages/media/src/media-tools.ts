@@ -6,7 +6,7 @@ import { prepareImage, renderImage } from './images';
 import { createPlaceholders } from './placeholders';
 import { ladder } from './ladder';
 import { probe, type VideoProbe } from './probe';
-import { transcode, type TranscodeResult } from './transcode';
+import { repackage, transcode, type TranscodeResult } from './transcode';
 
 /** What an uploaded image was, before it became a master. */
 export interface ImageInfo {
@@ -31,6 +31,8 @@ export interface MediaTools {
   probe(path: string): Promise<VideoProbe>;
   /** `transcode` of the whole `ladder` of a source `probe` described, under the fresh directory `outDir`. */
   transcode(input: string, outDir: string, o: { source: VideoProbe; signal?: AbortSignal; onProgress?: (seconds: number) => void }): Promise<TranscodeResult>;
+  /** `repackage` of the renditions `names` in `fromDir`, made before fragmented MP4s, under the fresh directory `outDir`. */
+  repackage(fromDir: string, outDir: string, o: { names: string[]; signal?: AbortSignal }): Promise<TranscodeResult>;
   /** WebVTT text from a WebVTT or SRT file. */
   toWebVtt(bytes: Uint8Array): string;
 }
@@ -58,11 +60,16 @@ export function createMediaTools(options: MediaToolsOptions = {}): MediaTools {
         rungs: ladder(source),
         hasAudio: source.hasAudio,
         fps: source.fps,
+        duration: source.duration,
         signal,
         onProgress,
         ffmpeg: options.ffmpegPath,
         ffprobe: options.ffprobePath,
       });
+    },
+    repackage: async (fromDir, outDir, { names, signal }) => {
+      await mkdir(outDir, { recursive: true });
+      return repackage(fromDir, outDir, names, { signal, ffmpeg: options.ffmpegPath, ffprobe: options.ffprobePath });
     },
     toWebVtt,
   };

@@ -24,6 +24,10 @@ export interface VideoProbe {
   hasAudio: boolean;
   /** The whole file's bits a second, when the container says. */
   bitrate: number | null;
+  /** The video stream's bits a second: its own, else the file's less the audio's; null when neither is known. */
+  videoBitrate: number | null;
+  /** The audio stream's bits a second, when the container says. */
+  audioBitrate: number | null;
 }
 
 export interface ProbeOptions {
@@ -55,6 +59,7 @@ export interface FfprobeStream {
   avg_frame_rate?: string;
   duration?: string;
   nb_frames?: string;
+  bit_rate?: string;
   disposition?: { attached_pic?: number };
   tags?: Record<string, string>;
   side_data_list?: { side_data_type?: string; rotation?: number }[];
@@ -101,6 +106,8 @@ export async function probeStreams(path: string, options: ProbeOptions = {}): Pr
   const turned = rotation === 90 || rotation === 270;
   const number = (text: string | undefined) => (text !== undefined && Number.isFinite(Number(text)) ? Number(text) : null);
   const container = (format.format_name ?? '').split(',')[0];
+  const bitrate = number(format.bit_rate);
+  const audioBitrate = audio ? number(audio.bit_rate) : null;
   return {
     video,
     audio,
@@ -115,7 +122,9 @@ export async function probeStreams(path: string, options: ProbeOptions = {}): Pr
       videoCodec: video.codec_name ?? 'unknown',
       audioCodec: audio?.codec_name ?? null,
       hasAudio: audio !== null,
-      bitrate: number(format.bit_rate),
+      bitrate,
+      videoBitrate: number(video.bit_rate) ?? (bitrate && bitrate - (audioBitrate ?? 0) > 0 ? bitrate - (audioBitrate ?? 0) : null),
+      audioBitrate,
     },
   };
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { runFfmpeg } from '../src/ffmpeg';
 
 export interface ClipOptions {
@@ -58,4 +59,61 @@ export async function topLevelBoxes(file: string): Promise<string[]> {
     offset += size;
   }
   return types;
+}
+
+/** Three kinds of content a host sees, cheapest to dearest to encode. */
+export type Content = 'slide' | 'low-motion' | 'high-motion';
+
+const pictures: Record<Content, (size: string, rate: number, seconds: number) => string[]> = {
+  // A still picture with sound: a slide, a podcast's cover.
+  slide: (size, rate, seconds) => ['-f', 'lavfi', '-i', `smptehdbars=size=${size}:rate=${rate}:duration=${seconds}`],
+  // A counter and a sliding gradient over a still pattern.
+  'low-motion': (size, rate, seconds) => ['-f', 'lavfi', '-i', `testsrc=size=${size}:rate=${rate}:duration=${seconds}`],
+  // Moving shapes under grain that changes every frame: the worst case for an encoder.
+  'high-motion': (size, rate, seconds) => ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${rate}:duration=${seconds},noise=alls=12:allf=t+u`],
+};
+
+/** An H.264/AAC clip of one kind of content, encoded as a camera or an editor might (x264 CRF 23). */
+export async function makeContentClip(ffmpeg: string, file: string, content: Content, o: { size: string; seconds: number; rate?: number }): Promise<void> {
+  const rate = o.rate ?? 25;
+  const run = await runFfmpeg(ffmpeg, [
+    ...['-nostdin', '-v', 'error', '-y', ...pictures[content](o.size, rate, o.seconds)],
+    ...['-f', 'lavfi', '-i', `sine=frequency=440:duration=${o.seconds}`],
+    ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', file],
+  ], 120_000);
+  assert.equal(run.code, 0, run.stderr);
+}
+
+let written = 0;
+
+/**
+ * Every segment of an fMP4 media playlist of byte ranges, as a file a decoder can open on its
+ * own (the EXT-X-MAP bytes, then the segment's), written under `dir`, with its EXTINF seconds
+ * and byte range.
+ */
+export async function playlistSegments(playlist: string, dir: string): Promise<{ path: string; seconds: number; offset: number; length: number }[]> {
+  const text = await readFile(playlist, 'utf8');
+  assert.match(text, /^#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-TARGETDURATION:\d+\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-INDEPENDENT-SEGMENTS\n/);
+  assert.match(text, /#EXT-X-ENDLIST\n$/);
+  const map = /^#EXT-X-MAP:URI="([^"]+)",BYTERANGE="(\d+)@(\d+)"$/m.exec(text);
+  assert.ok(map, text);
+  const media = await readFile(join(dirname(playlist), map[1]));
+  const slice = (length: number, offset: number) => media.subarray(offset, offset + length);
+  const found = [...text.matchAll(/^#EXTINF:([\d.]+),\n#EXT-X-BYTERANGE:(\d+)@(\d+)\n(.+)$/gm)];
+  assert.ok(found.length > 0, text);
+  return Promise.all(
+    found.map(async ([, seconds, length, offset, uri]) => {
+      assert.equal(uri, map[1]);
+      const path = join(dir, `segment-${written++}.mp4`);
+      await writeFile(path, Buffer.concat([slice(Number(map[2]), Number(map[3])), slice(Number(length), Number(offset))]));
+      return { path, seconds: Number(seconds), offset: Number(offset), length: Number(length) };
+    }),
+  );
+}
+
+/** Asserts that ffmpeg decodes the whole file without a word. */
+export async function decodesCleanly(ffmpeg: string, path: string): Promise<void> {
+  const run = await runFfmpeg(ffmpeg, ['-nostdin', '-v', 'error', '-i', path, '-f', 'null', '-'], 120_000);
+  assert.equal(run.code, 0, `${path}: ${run.stderr}`);
+  assert.equal(run.stderr, '', path);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ladder } from '../src/index';
+import { capKbps, ladder } from '../src/index';
 
 const sizes = (width: number, height: number) => ladder({ width, height }).map((r) => `${r.name} ${r.width}x${r.height}`);
 
@@ -33,19 +33,32 @@ describe('ladder', () => {
     }
   });
 
-  it('states bitrates: peak 1.5× the average, audio 96k up to 360p and 128k above', () => {
+  it('states a CRF under each ceiling, four seconds of buffer, audio 96k up to 360p and 128k above', () => {
     assert.deepEqual(
-      ladder({ width: 3840, height: 2160 }).map((r) => [r.name, r.videoKbps, r.maxKbps, r.audioKbps]),
+      ladder({ width: 3840, height: 2160 }).map((r) => [r.name, r.crf, r.maxKbps, r.bufferKbits, r.audioKbps]),
       [
-        ['240p', 400, 600, 96],
-        ['360p', 800, 1200, 96],
-        ['540p', 1500, 2250, 128],
-        ['720p', 2800, 4200, 128],
-        ['1080p', 5000, 7500, 128],
-        ['1440p', 9000, 13500, 128],
-        ['2160p', 16000, 24000, 128],
+        ['240p', 26, 400, 1600, 96],
+        ['360p', 26, 800, 3200, 96],
+        ['540p', 26, 1500, 6000, 128],
+        ['720p', 26, 2800, 11200, 128],
+        ['1080p', 26, 5000, 20000, 128],
+        ['1440p', 26, 9000, 36000, 128],
+        ['2160p', 26, 16000, 64000, 128],
       ],
     );
+  });
+
+  it("caps every rung at the source's own bitrates, less the buffer a short clip could spend", () => {
+    // 131 kbit/s of video: no rung may spend more, however large.
+    const thin = ladder({ width: 1280, height: 720, videoBitrate: 131_000, audioBitrate: 48_000 });
+    assert.deepEqual(thin.map((r) => [r.name, r.maxKbps, r.audioKbps]), [['240p', 131, 48], ['360p', 131, 48], ['540p', 131, 48], ['720p', 131, 48]]);
+    // Over 6 s, x264 spends the rate for 6 s and about 2 s more from its buffer: 131 × 6 / 8.
+    const short = ladder({ width: 1280, height: 720, videoBitrate: 131_000, audioBitrate: 8_000, duration: 6 });
+    assert.deepEqual(short.map((r) => [r.maxKbps, r.bufferKbits, r.audioKbps]).at(-1), [98, 392, 32]);
+    assert.equal(capKbps(2800, 6), 2100);
+    assert.equal(capKbps(2800, 0), 2800);
+    // A source richer than the ceiling keeps the ceiling.
+    assert.deepEqual(ladder({ width: 640, height: 360, videoBitrate: 50_000_000 }).map((r) => r.maxKbps), [400, 800]);
   });
 
   it('refuses a size that is not two positive integers', () => {

@@ -38,8 +38,9 @@ describe('probe', { skip: ffmpeg && ffprobe ? false : 'no ffmpeg or ffprobe: set
   it('reads an H.264/AAC MP4', async () => {
     const p = await probe(file('720p.mp4'));
     assert.ok(Math.abs(p.duration - 3) <= 0.1, `duration ${p.duration}`);
-    assert.ok(p.bitrate! > 0);
-    assert.deepEqual({ ...p, duration: 3, bitrate: 1 }, {
+    assert.ok(p.bitrate! > 0 && p.videoBitrate! > 0 && p.audioBitrate! > 0);
+    assert.ok(p.videoBitrate! + p.audioBitrate! <= p.bitrate!);
+    assert.deepEqual({ ...p, duration: 3, bitrate: 1, videoBitrate: 1, audioBitrate: 1 }, {
       container: 'mov',
       type: 'video/mp4',
       duration: 3,
@@ -51,6 +52,8 @@ describe('probe', { skip: ffmpeg && ffprobe ? false : 'no ffmpeg or ffprobe: set
       audioCodec: 'aac',
       hasAudio: true,
       bitrate: 1,
+      videoBitrate: 1,
+      audioBitrate: 1,
     });
   });
 

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
-import { createMediaTools, ladder, MediaInputError, probe, resolveFfmpeg, resolveFfprobe, transcode, type TranscodeResult } from '../src/index';
+import { createMediaTools, ladder, MediaInputError, probe, repackage, resolveFfmpeg, resolveFfprobe, transcode, type TranscodeResult } from '../src/index';
 import { runFfmpeg } from '../src/ffmpeg';
-import { makeClip, rotateClockwise90, topLevelBoxes } from './clips';
+import { decodesCleanly, makeClip, playlistSegments, rotateClockwise90, topLevelBoxes } from './clips';
 
 const [ffmpeg, ffprobe] = [resolveFfmpeg(), resolveFfprobe()];
 
@@ -38,17 +38,8 @@ describe('transcode', { skip: ffmpeg && ffprobe ? false : 'no ffmpeg or ffprobe:
     return run.stdout.toString().split('\n').map((line) => Number.parseFloat(line)).filter(Number.isFinite);
   }
 
-  /** Every segment of a media playlist, with its EXTINF seconds. */
-  async function segments(playlist: string): Promise<{ path: string; seconds: number }[]> {
-    const lines = (await readFile(playlist, 'utf8')).split('\n');
-    return lines.flatMap((line, i) => (line.startsWith('#EXTINF:') ? [{ path: join(playlist, '..', lines[i + 1]), seconds: Number.parseFloat(line.slice(8)) }] : []));
-  }
-
-  async function decodes(path: string): Promise<void> {
-    const run = await runFfmpeg(ffmpeg!.path, ['-nostdin', '-v', 'error', '-i', path, '-f', 'null', '-']);
-    assert.equal(run.code, 0, `${path}: ${run.stderr}`);
-    assert.equal(run.stderr, '', path);
-  }
+  const segments = (playlist: string) => playlistSegments(playlist, dir);
+  const decodes = (path: string) => decodesCleanly(ffmpeg!.path, path);
 
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'reelbase-transcode-'));
@@ -65,14 +56,14 @@ describe('transcode', { skip: ffmpeg && ffprobe ? false : 'no ffmpeg or ffprobe:
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  it('makes a faststart H.264/AAC MP4 and an HLS playlist per rung, and a master playlist', async () => {
+  it('makes one fragmented H.264/AAC MP4 per rung, an HLS playlist of byte ranges into it, and a master playlist', async () => {
     const progress: number[] = [];
     const { out, result } = await ladderOf('720p.mp4', { onProgress: (seconds) => progress.push(seconds) });
     assert.deepEqual(
       result.renditions.map((r) => [r.name, r.width, r.height, r.fps, r.file, r.playlist, r.codecs.replace(/avc1\.6400[0-9a-f]{2}/, 'avc1.6400xx')]),
       ['240p 426 240', '360p 640 360', '540p 960 540', '720p 1280 720'].map((s) => {
         const [name, width, height] = s.split(' ');
-        return [name, Number(width), Number(height), 25, `${name}.mp4`, `${name}/index.m3u8`, 'avc1.6400xx,mp4a.40.2'];
+        return [name, Number(width), Number(height), 25, `${name}.mp4`, `${name}.m3u8`, 'avc1.6400xx,mp4a.40.2'];
       }),
     );
     assert.equal(result.master, 'master.m3u8');
@@ -82,18 +73,25 @@ describe('transcode', { skip: ffmpeg && ffprobe ? false : 'no ffmpeg or ffprobe:
       const path = join(out, r.file);
       const [video, audio] = await streams(path);
       assert.deepEqual([video.codec_name, video.pix_fmt, video.height, audio?.codec_name], ['h264', 'yuv420p', r.height, 'aac']);
-      const boxes = await topLevelBoxes(path);
-      assert.ok(boxes.indexOf('moov') >= 0 && boxes.indexOf('moov') < boxes.indexOf('mdat'), `${r.file}: ${boxes}`);
+      // CMAF: the index first, then a fragment (moof + mdat) at each keyframe.
+      const boxes = (await topLevelBoxes(path)).filter((type) => type !== 'sidx');
+      assert.deepEqual(boxes, ['ftyp', 'moov', 'moof', 'mdat', 'mfra'], r.file);
       assert.equal(r.size, (await readFile(path)).length);
-      for (const segment of await segments(join(out, r.playlist))) await decodes(segment.path);
+      assert.ok(r.videoKbps > 0, `${r.name} ${r.videoKbps}`);
+      const cut = await segments(join(out, r.playlist));
+      assert.deepEqual(cut.map((s) => s.seconds), [3]);
+      for (const segment of cut) await decodes(segment.path);
+      await decodes(path);
     }
-    assert.deepEqual(await keyframeTimes(join(out, '240p.mp4')), [0, 2]);
-    assert.deepEqual(await keyframeTimes(join(out, '720p.mp4')), [0, 2]);
+    // Nothing else: the MP4s are the only media stored.
+    assert.deepEqual((await readdir(out)).sort(), [...result.renditions.flatMap((r) => [r.file, r.playlist]), 'master.m3u8', 'storyboard-0.jpg', 'storyboard.vtt'].sort());
+    assert.deepEqual(await keyframeTimes(join(out, '240p.mp4')), [0]);
+    assert.deepEqual(await keyframeTimes(join(out, '720p.mp4')), [0]);
 
     const master = await readFile(join(out, 'master.m3u8'), 'utf8');
-    assert.match(master, /^#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-INDEPENDENT-SEGMENTS\n/);
+    assert.match(master, /^#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-INDEPENDENT-SEGMENTS\n/);
     const variants = [...master.matchAll(/^#EXT-X-STREAM-INF:(.*)\n(.*)$/gm)].map(([, attributes, uri]) => ({ attributes, uri }));
-    assert.deepEqual(variants.map((v) => v.uri), ['240p/index.m3u8', '360p/index.m3u8', '540p/index.m3u8', '720p/index.m3u8']);
+    assert.deepEqual(variants.map((v) => v.uri), ['240p.m3u8', '360p.m3u8', '540p.m3u8', '720p.m3u8']);
     for (const [i, { attributes }] of variants.entries()) {
       const r = result.renditions[i];
       assert.match(attributes, new RegExp(`^BANDWIDTH=${r.bandwidth},AVERAGE-BANDWIDTH=\\d+,RESOLUTION=${r.width}x${r.height},CODECS="${r.codecs}",FRAME-RATE=25\\.000$`));
@@ -101,12 +99,13 @@ describe('transcode', { skip: ffmpeg && ffprobe ? false : 'no ffmpeg or ffprobe:
     }
   });
 
-  it('keeps keyframes every 2 s and cuts 4 s segments; no audio in, no audio out', async () => {
+  it('starts a keyframe, a fragment and a segment every 4 s; no audio in, no audio out', async () => {
     const { out, result } = await ladderOf('silent.mp4');
     assert.deepEqual(result.renditions.map((r) => [r.name, r.codecs.startsWith('avc1.'), r.codecs.includes('mp4a')]), [['240p', true, false]]);
     assert.deepEqual((await streams(join(out, '240p.mp4'))).map((s) => s.codec_type), ['video']);
-    assert.deepEqual(await keyframeTimes(join(out, '240p.mp4')), [0, 2, 4, 6, 8]);
-    const cut = await segments(join(out, '240p/index.m3u8'));
+    assert.deepEqual(await keyframeTimes(join(out, '240p.mp4')), [0, 4, 8]);
+    assert.deepEqual((await topLevelBoxes(join(out, '240p.mp4'))).filter((type) => type === 'moof').length, 3);
+    const cut = await segments(join(out, '240p.m3u8'));
     assert.deepEqual(cut.map((s) => s.seconds), [4, 4, 1]);
     for (const segment of cut) await decodes(segment.path);
     assert.doesNotMatch(await readFile(join(out, 'master.m3u8'), 'utf8'), /mp4a/);
@@ -132,8 +131,32 @@ describe('transcode', { skip: ffmpeg && ffprobe ? false : 'no ffmpeg or ffprobe:
   it('transcodes a clip of two frames', async () => {
     const { out, result } = await ladderOf('two-frames.mp4');
     assert.deepEqual(result.renditions.map((r) => r.name), ['240p']);
+    assert.equal(result.storyboard, undefined, 'too short for a storyboard');
+    assert.deepEqual((await readdir(out)).filter((name) => name.startsWith('storyboard')), []);
     await decodes(join(out, '240p.mp4'));
-    for (const segment of await segments(join(out, '240p/index.m3u8'))) await decodes(segment.path);
+    for (const segment of await segments(join(out, '240p.m3u8'))) await decodes(segment.path);
+  });
+
+  it('re-packages renditions made before fragmented MP4s by stream copy: the same frames, byte-range playlists, no TS', async () => {
+    // A set as reelbase made it before: a faststart MP4 with keyframes every 2 s, and TS segments beside it.
+    const old = await outDir();
+    const legacy = ['-c:v', 'libx264', '-preset', 'ultrafast', '-g', '50', '-sc_threshold', '0', '-force_key_frames', 'expr:gte(t,n_forced*2)', '-c:a', 'aac'];
+    for (const [name, size] of [['240p', '320x240'], ['360p', '480x360']]) {
+      const made = await runFfmpeg(ffmpeg!.path, ['-v', 'error', '-i', file('silent.mp4'), '-s', size, ...legacy, '-movflags', '+faststart', join(old, `${name}.mp4`)]);
+      assert.equal(made.code, 0, made.stderr);
+    }
+    const out = await outDir();
+    const result = await repackage(old, out, ['240p', '360p']);
+    assert.deepEqual(result.renditions.map((r) => [r.name, r.file, r.playlist, r.height]), [['240p', '240p.mp4', '240p.m3u8', 240], ['360p', '360p.mp4', '360p.m3u8', 360]]);
+    assert.deepEqual((await readdir(out)).sort(), ['240p.m3u8', '240p.mp4', '360p.m3u8', '360p.mp4', 'master.m3u8']);
+    const packets = async (path: string) => (await runFfmpeg(ffmpeg!.path, ['-v', 'error', '-i', path, '-map', '0:v', '-c', 'copy', '-f', 'md5', '-'])).stdout.toString();
+    for (const r of result.renditions) {
+      assert.equal(await packets(join(out, r.file)), await packets(join(old, r.file)), `${r.name}: not re-encoded`);
+      assert.deepEqual((await topLevelBoxes(join(out, r.file))).slice(0, 2), ['ftyp', 'moov']);
+      const cut = await segments(join(out, r.playlist));
+      assert.deepEqual(cut.map((c) => c.seconds), [4, 4, 1]);
+      for (const c of cut) await decodes(c.path);
+    }
   });
 
   it('rejects a file that is not a video and leaves the directory empty', async () => {

@@ -23,6 +23,10 @@ export interface PlayerPageInput {
   src: string;
   /** The master playlist, once the video has renditions: the page then carries `scripts`. */
   hls: string | null;
+  /** The storyboard's WebVTT file, when the renditions have one: the script shows its tiles over the seek bar. */
+  storyboard: string | null;
+  /** Where the script goes when the video ends (an album's next video, playing); absent for a video's own page. */
+  next?: string | null;
   /** The player's scripts, absolute (`playerScripts` on the page's server), when there is `hls`. */
   scripts: readonly string[];
   poster: string | null;
@@ -136,7 +140,8 @@ header{position:absolute;top:0;left:0;padding:8px;display:flex;gap:8px;align-ite
 .button:hover,.wordmark:hover,.button:focus,.wordmark:focus{color:${color}}a:focus-visible{outline:2px solid ${color}}
 .fades{opacity:0;visibility:hidden;transition:opacity .3s,visibility .3s}
 .player:hover .fades,.player:focus-within .fades{opacity:1;visibility:visible}
-.player:has(video:paused) .fades{opacity:1;visibility:visible}${
+.player:has(video:paused) .fades{opacity:1;visibility:visible}
+.storyboard{position:absolute;bottom:56px;pointer-events:none;border:2px solid ${color};background:#000 no-repeat}${
     e.volume === false ? '\nvideo::-webkit-media-controls-mute-button,video::-webkit-media-controls-volume-slider{display:none}' : ''
   }`;
   const size = video.width ? ` width="${video.width}" height="${video.height}"` : '';
@@ -145,8 +150,8 @@ header{position:absolute;top:0;left:0;padding:8px;display:flex;gap:8px;align-ite
   const preload = input.hls ? 'none' : 'metadata';
   const scripts = input.hls ? input.scripts.map((s) => `\n<script src="${escapeHtml(s)}" defer></script>`).join('') : '';
   const player = `<div class="player">
-<video id="player" src="${escapeHtml(input.src)}" preload="${preload}" playsinline${controls}${attr('poster', input.poster)}${size}${attr('data-hls', input.hls)}>${tracks.join('')}
-</video>
+<video id="player" src="${escapeHtml(input.src)}" preload="${preload}" playsinline${controls}${attr('poster', input.poster)}${size}${attr('data-hls', input.hls)}${attr('data-storyboard', input.hls && input.storyboard)}${attr('data-next', input.hls && input.next)}>${tracks.join('')}
+</video>${input.hls && input.storyboard ? '\n<div class="storyboard" hidden></div>' : ''}
 <header>${header}</header>${corner ? `\n<div class="corner">${corner}</div>` : ''}
 </div>`;
   return { player, scripts, style, color };

@@ -80,7 +80,7 @@ export function transcodeHandler(d: TranscodeDeps): JobHandler {
         }
         const now = isoTime(d.now());
         const patch: Partial<VideoRecord> = {
-          renditions: { key: kept, source: p.file, master: result.master, list: result.renditions, time: now },
+          renditions: { key: kept, source: p.file, master: result.master, list: result.renditions, time: now, ...(result.storyboard ? { storyboard: result.storyboard } : {}) },
           status: 'available',
           transcode_status: 'complete',
           transcode_error: null,

@@ -111,6 +111,8 @@ export function createWorker(o: WorkerOptions): Worker {
         function done() {
           clearTimeout(timer);
           sleepers.delete(done);
+          // Each nap adds its listener: one left behind per idle second piles up on the signal.
+          stopping.signal.removeEventListener('abort', done);
           resolve();
         }
         sleepers.add(done);

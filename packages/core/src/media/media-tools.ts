@@ -6,7 +6,7 @@ import type { MediaTools } from '@reelbase/media';
  * uses only its types, never runs it itself. Bad input rejects with an error whose `code` is
  * `EMEDIAINPUT` and whose message is fit to show the API's user.
  */
-export type { ImageInfo, MediaTools, Rendition, TranscodeResult, VideoProbe } from '@reelbase/media';
+export type { ImageInfo, MediaTools, Rendition, Storyboard, TranscodeResult, VideoProbe } from '@reelbase/media';
 
 export type PlaceholderKind = Parameters<MediaTools['placeholder']>[0];
 

@@ -25,4 +25,10 @@ export function parsePlayToken(token: string): { tag: string; expires: number; s
 }
 
 /** MIME types of the files of a rendition set. */
-export const playTypes: Record<string, string> = { mp4: 'video/mp4', m3u8: 'application/vnd.apple.mpegurl', ts: 'video/mp2t' };
+export const playTypes: Record<string, string> = {
+  mp4: 'video/mp4',
+  m3u8: 'application/vnd.apple.mpegurl',
+  ts: 'video/mp2t',
+  vtt: 'text/vtt; charset=utf-8',
+  jpg: 'image/jpeg',
+};

@@ -79,7 +79,9 @@ export const getAlbumPlayer = operation({
       picture: sizedLink(clipPicture(video, videoUri(video.id), rc), 295),
       current: video.id === current?.id,
     }));
-    const player = current ? inAlbum(ctx, album, await playerInput(ctx, current, undefined)) : null;
+    // At its end the player goes on to the next video of the list, playing it (`#play`).
+    const after = current ? videos[videos.findIndex((v) => v.id === current.id) + 1] : undefined;
+    const player = current ? { ...inAlbum(ctx, album, await playerInput(ctx, current, undefined)), next: after ? `${link(after)}#play` : null } : null;
     const page = albumPlayerPage({ album: { id: album.id, name: album.name, brandColor: album.brand_color }, player, items, total });
     // Framed as the video playing allows (its privacy.embed); with nothing to play, anywhere.
     const ancestors = current ? await frameAncestors(ctx.store, current) : ['*'];

@@ -6,9 +6,13 @@ import { parsePlayToken, playSubject, playTypes, renditionTag } from '../media/p
 import type { VideoRecord } from '../records';
 
 /**
- * A video's renditions at its signed playback links: the master playlist, each rendition's MP4
- * (byte ranges) and HLS media playlist and segments. The master playlist and an MP4 from its
- * first byte count a play.
+ * A video's renditions at its signed playback links: the master playlist, each rendition's
+ * fragmented MP4 (byte ranges: a `<video>` plays it whole, HLS players fetch its fragments) and
+ * media playlist. Sets made before fragmented MP4s have `<rendition>/index.m3u8` and MPEG-TS
+ * segments instead, served until they are re-packaged. The storyboard's WebVTT file and sheets
+ * are served alike. The master playlist and an MP4 read from
+ * its first byte to its end count a play; an HLS player's bounded ranges of an MP4 do not (its
+ * master playlist counted it).
  */
 async function servePlay(ctx: Context<unknown>): Promise<Reply> {
   const token = parsePlayToken(ctx.path.token);
@@ -22,12 +26,13 @@ async function servePlay(ctx: Context<unknown>): Promise<Reply> {
   const file = ctx.path.segment ?? ctx.path.file;
   const known = rendition
     ? set.list.some((r) => r.name === rendition) && /^(index\.m3u8|seg_\d{1,6}\.ts)$/.test(file)
-    : file === set.master || set.list.some((r) => r.file === file);
+    : file === set.master || set.list.some((r) => r.file === file || r.playlist === file) || file === set.storyboard?.vtt || !!set.storyboard?.sheets.includes(file);
   if (!known) throw deadLink();
   const key = `${set.key}/${rendition ? `${rendition}/` : ''}${file}`;
   const info = await mediaAccess(ctx).blobs.stat(key);
   if (!info) throw deadLink();
-  if (!rendition) await countPlay(ctx, video);
+  const range = ctx.request.headers.range?.trim();
+  if (file === set.master || (file.endsWith('.mp4') && (!range || /^bytes=0-$/.test(range)))) await countPlay(ctx, video);
   return {
     status: 200,
     // The link expires, the files under it never change: cache until a day has passed at most.

@@ -117,6 +117,7 @@ export async function playerInput(ctx: Context<unknown>, video: VideoRecord, pas
     embed,
     src,
     hls,
+    storyboard: set?.storyboard ? `${base}/${set.storyboard.vtt}` : null,
     scripts: hls ? playerScripts.map((path) => `${ctx.baseUrl}${path}`) : [],
     poster: sizedLink(clipPicture(video, videoUri(video.id), rc), 1280),
     owner: owner ? { name: owner.name, portrait: sizedLink(representUserSummary(owner, rc).pictures, 72) } : null,

@@ -53,7 +53,8 @@ export function representAlbum(album: AlbumRecord, owner: UserRecord, ctx: Repre
     review_mode: album.review_mode,
     autoplay: false,
     loop: false,
-    allow_continuous_play: false,
+    // The player goes on to the next video at the end of one.
+    allow_continuous_play: true,
     allow_downloads: false,
     allow_share: false,
     hide_vimeo_logo: true,

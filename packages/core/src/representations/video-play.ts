@@ -14,7 +14,7 @@ const quality = (height: number, width: number): string => {
  */
 export function representPlay(video: VideoRecord, ctx: RepresentContext): Record<string, unknown> {
   const set = video.renditions;
-  if (!set) return { status: 'unavailable', progressive: [], hls: null };
+  if (!set) return { status: 'unavailable', progressive: [], hls: null, storyboard: null };
   const { base, expires } = playBase(ctx.baseUrl, ctx.links, video.id, set, ctx.now);
   const expiration = isoTime(new Date(expires * 1000));
   return {
@@ -33,6 +33,8 @@ export function representPlay(video: VideoRecord, ctx: RepresentContext): Record
       rendition: r.name,
     })),
     hls: { link: `${base}/${set.master}`, link_expiration_time: expiration },
+    // An extension (Mux and JW Player's format): a WebVTT file whose cues name tiles of sprite sheets beside it.
+    storyboard: set.storyboard ? { link: `${base}/${set.storyboard.vtt}`, link_expiration_time: expiration } : null,
   };
 }
 
