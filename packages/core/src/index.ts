@@ -1,6 +1,7 @@
 export * from './store/store';
 export * from './store/schema-types';
 export * from './store/filters';
+export * from './store/search';
 export * from './store/sequences';
 export { Deferred } from './store/deferred';
 export { ScopeStorage } from './store/scope-storage';

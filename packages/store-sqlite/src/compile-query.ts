@@ -1,24 +1,34 @@
 import type { Filter, FindOptions } from '@reelbase/core';
+import { canMatch, rankedSearch } from '@reelbase/core';
 import { compileOrderBy } from '@reelbase/core/sql';
 import { compileFilter, sqliteDialect } from './compile-filter';
 import { DOC_COLUMN, type Table, type Tables } from './sqlite-schema';
+import { ftsQuery, ftsScore, searchTable } from './sqlite-search';
 import type { SqlValue } from './sqlite-types';
 
-/** The statements of one `find`: the rows (bind `params`; `pageOf` adds the limit and offset) and their total. */
+/** The statements of one `find`: the rows (bind `params`; `pageOf` adds the limit and offset) and their total (bind `countParams`). */
 export interface CompiledFind {
   select: string;
   count: string;
   params: SqlValue[];
+  countParams: SqlValue[];
 }
 
 export function compileFind(tables: Tables, table: Table, options: FindOptions): CompiledFind {
-  const params: SqlValue[] = [];
-  const where = compileWhere(tables, table, options.where, params);
-  const orderBy = compileOrderBy(sqliteDialect, table, options.orderBy);
+  const countParams: SqlValue[] = [];
+  const where = compileWhere(tables, table, options.where, countParams);
+  // Ranked by relevance: the index's matches with their scores, joined to the rows by rowid.
+  const ranked = rankedSearch(options.where, options.orderBy);
+  const join = ranked && canMatch(ranked);
+  const from = join
+    ? `${table.sql} JOIN (SELECT rowid AS rb_hit, ${ftsScore(table)} AS rb_score FROM ${searchTable(table)} WHERE ${searchTable(table)} MATCH ?) ON rb_hit = id`
+    : table.sql;
+  const orderBy = compileOrderBy(sqliteDialect, table, options.orderBy, join ? 'rb_score' : ranked && '0');
   return {
-    select: `SELECT id, ${DOC_COLUMN} FROM ${table.sql}${where} ORDER BY ${orderBy}`,
+    select: `SELECT id, ${DOC_COLUMN} FROM ${from}${where} ORDER BY ${orderBy}`,
     count: `SELECT count(*) AS n FROM ${table.sql}${where}`,
-    params,
+    params: join ? [ftsQuery(ranked), ...countParams] : countParams,
+    countParams,
   };
 }
 
