@@ -104,7 +104,18 @@ export function tsQuery(query: SearchQuery): string {
 /** The bound tsquery, folded as the documents are. */
 export const tsQueryExpression = (bound: string): string => `to_tsquery('simple'::regconfig, ${UNACCENT}(${bound}))`;
 
-/** ts_rank's weights, {D, C, B, A}, in the proportions of the other drivers' tiers. */
-const RANK_WEIGHTS = `'{${[3, 2, 1, 0].map((tier) => SEARCH_WEIGHTS[tier] / SEARCH_WEIGHTS[0]).join(',')}}'::float4[]`;
-
-export const tsRank = (bound: string): string => `ts_rank(${RANK_WEIGHTS}, ${SEARCH_COLUMN}, ${tsQueryExpression(bound)})`;
+/**
+ * Relevance as every driver scores it (SEARCH_WEIGHTS): for each wanted term, the weight of the
+ * heaviest tier (tsvector weight A to D) it matches in, summed. `bind` adds a value and answers
+ * its placeholder.
+ */
+export function tsScore(table: SqlTable, query: SearchQuery, bind: (value: string) => string): string {
+  const tiers = (table.search ?? []).map((_, tier) => ({ label: 'ABCD'[tier], weight: SEARCH_WEIGHTS[tier] }));
+  const term = (t: SearchTerm) => {
+    const cases = tiers.map(
+      ({ label, weight }) => `WHEN ${SEARCH_COLUMN} @@ ${tsQueryExpression(bind(t.words.map((w) => `'${w}':${t.phrase ? '' : '*'}${label}`).join(' <-> ')))} THEN ${weight}`,
+    );
+    return `(CASE ${cases.join(' ')} ELSE 0 END)`;
+  };
+  return `(${query.terms.filter((t) => !t.exclude).map(term).join(' + ')})`;
+}

@@ -3,7 +3,7 @@ import { canMatch, rankedSearch } from '@reelbase/core';
 import { compileOrderBy } from '@reelbase/core/sql';
 import { compileFilter, sqliteDialect } from './compile-filter';
 import { DOC_COLUMN, type Table, type Tables } from './sqlite-schema';
-import { ftsQuery, ftsScore, searchTable } from './sqlite-search';
+import { ftsScore } from './sqlite-search';
 import type { SqlValue } from './sqlite-types';
 
 /** The statements of one `find`: the rows (bind `params`; `pageOf` adds the limit and offset) and their total (bind `countParams`). */
@@ -17,17 +17,14 @@ export interface CompiledFind {
 export function compileFind(tables: Tables, table: Table, options: FindOptions): CompiledFind {
   const countParams: SqlValue[] = [];
   const where = compileWhere(tables, table, options.where, countParams);
-  // Ranked by relevance: the index's matches with their scores, joined to the rows by rowid.
+  const params = [...countParams];
   const ranked = rankedSearch(options.where, options.orderBy);
-  const join = ranked && canMatch(ranked);
-  const from = join
-    ? `${table.sql} JOIN (SELECT rowid AS rb_hit, ${ftsScore(table)} AS rb_score FROM ${searchTable(table)} WHERE ${searchTable(table)} MATCH ?) ON rb_hit = id`
-    : table.sql;
-  const orderBy = compileOrderBy(sqliteDialect, table, options.orderBy, join ? 'rb_score' : ranked && '0');
+  const score = ranked && (canMatch(ranked) ? ftsScore(table, ranked, (value) => (params.push(value), '?')) : '0');
+  const orderBy = compileOrderBy(sqliteDialect, table, options.orderBy, score);
   return {
-    select: `SELECT id, ${DOC_COLUMN} FROM ${from}${where} ORDER BY ${orderBy}`,
+    select: `SELECT id, ${DOC_COLUMN} FROM ${table.sql}${where} ORDER BY ${orderBy}`,
     count: `SELECT count(*) AS n FROM ${table.sql}${where}`,
-    params: join ? [ftsQuery(ranked), ...countParams] : countParams,
+    params,
     countParams,
   };
 }

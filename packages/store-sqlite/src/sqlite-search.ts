@@ -98,5 +98,17 @@ export function ftsQuery(query: SearchQuery): string {
   return excluded.length ? `(${all}) NOT (${excluded.join(' OR ')})` : all;
 }
 
-/** bm25 with the tiers' weights, negated so that higher is better (bm25 answers lower for better). */
-export const ftsScore = (table: Table): string => `-bm25(${searchTable(table)}, ${searchColumns(table).map(({ tier }) => SEARCH_WEIGHTS[tier]).join(', ')})`;
+/**
+ * Relevance as every driver scores it (SEARCH_WEIGHTS): for each wanted term, the weight of the
+ * heaviest tier it matches in, summed. Each (term, tier) pair is one index lookup, run once per
+ * statement; `bind` adds a value and answers its placeholder.
+ */
+export function ftsScore(table: Table, query: SearchQuery, bind: (value: string) => string): string {
+  const fts = searchTable(table);
+  const tiers = (table.search ?? []).map((fields, tier) => ({ columns: fields.map(quote).join(' '), weight: SEARCH_WEIGHTS[tier] }));
+  const term = (t: SearchTerm) => {
+    const cases = tiers.map(({ columns, weight }) => `WHEN id IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${bind(`{${columns}} : ${ftsQuery({ terms: [t] })}`)}) THEN ${weight}`);
+    return `(CASE ${cases.join(' ')} ELSE 0 END)`;
+  };
+  return `(${query.terms.filter((t) => !t.exclude).map(term).join(' + ')})`;
+}

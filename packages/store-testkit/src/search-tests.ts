@@ -87,6 +87,15 @@ export function searchTests(driver: StoreTestDriver): void {
       assert.equal((await store.findOne('clips', matches('doc'), orderBy))?.id, '4');
     });
 
+    it('scores by tier only, so equal tiers fall to the next sort key', async () => {
+      // "car" is in both titles: the same score whatever else the titles hold; plays then decide.
+      const { items } = await store.find('clips', { where: matches('car'), orderBy: [{ field: RELEVANCE, direction: 'desc' }, { field: 'plays', direction: 'asc' }] });
+      assert.deepEqual(
+        items.map((d) => d.id),
+        ['3', '2'],
+      );
+    });
+
     it('ranks after another sort key as a tie-break', async () => {
       const { items } = await store.find('clips', { where: matches('car'), orderBy: [{ field: 'owner', direction: 'asc' }, { field: RELEVANCE, direction: 'desc' }] });
       assert.deepEqual(

@@ -29,7 +29,7 @@ export interface MatchFilter {
 
 /**
  * The order key of relevance: `{ field: RELEVANCE, direction: 'desc' }` puts the best matches
- * first. Only with a `match` condition at the top of `where` (alone or in its top `and`).
+ * first. Only with a `match` condition that `where` requires (itself, or under its `and`s).
  */
 export const RELEVANCE = '$relevance';
 
@@ -62,6 +62,9 @@ export function parseSearch(input: string): SearchQuery {
 /** The `match` condition for what a person typed. */
 export const matches = (input: string): MatchFilter => ({ match: parseSearch(input) });
 
+/** A list's `query` as a condition: none when it is absent or blank. */
+export const matching = (input: string | undefined): MatchFilter | undefined => (input?.trim() ? matches(input) : undefined);
+
 /** Whether a query can match anything at all: it needs a term that is not an exclusion. */
 export const canMatch = (query: SearchQuery): boolean => query.terms.some((t) => !t.exclude);
 
@@ -73,8 +76,16 @@ export const SEARCH_WEIGHTS: readonly number[] = [10, 4, 1, 0.5];
 
 /** The search a find ranks by: the `match` of its where (alone or in its top `and`) when its order asks for RELEVANCE. */
 export function rankedSearch(where: Filter | undefined, orderBy: readonly OrderBy[] = []): SearchQuery | undefined {
-  if (!orderBy.some((o) => o.field === RELEVANCE) || !where) return undefined;
+  return orderBy.some((o) => o.field === RELEVANCE) ? topMatch(where) : undefined;
+}
+
+/** The `match` that `where` requires: itself, or one of its `and`'s (at any depth of `and`s). */
+function topMatch(where: Filter | undefined): SearchQuery | undefined {
+  if (!where) return undefined;
   if ('match' in where) return where.match;
-  if ('and' in where) for (const part of where.and) if ('match' in part) return part.match;
+  if ('and' in where) for (const part of where.and) {
+    const found = topMatch(part);
+    if (found) return found;
+  }
   return undefined;
 }
