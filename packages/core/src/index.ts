@@ -21,6 +21,7 @@ export { memoryRateLimiter, rateLimitedCode, rateQuota, rateReset, rateWindow, t
 export { scopes, parseScopes, type Scope } from './engine/scopes';
 export { parseAcceptVersion, formatVersion, type Version } from './engine/versions';
 export { createUser, createToken, findUser, loadUserFacts, type NewUser } from './domain/users';
+export { fillTagNames } from './domain/tags';
 export { revokeToken, revokeUserTokens } from './domain/tokens';
 export { representUser } from './representations/user';
 export { loadLinkSigner, type LinkSigner } from './media/link-signer';
