@@ -11,11 +11,13 @@ import { millionCases } from './cases/million';
 import { oauthCases } from './cases/oauth';
 import { postgresCases } from './cases/postgres';
 import { readCases } from './cases/reads';
+import { searchCases } from './cases/search';
 import { tokenReadCases } from './cases/token-reads';
 import { transcodeCases } from './cases/transcode';
 import { writeCases } from './cases/writes';
 import { notRun, type Bench, type QuickWorld } from './context';
 import { jsonServerDb, quickPopulation, seedStore } from './populations';
+import { startReelbase } from './processes';
 import { describeSettings, readSettings } from './settings';
 import { formatRows, formatTargets } from './table';
 
@@ -40,14 +42,25 @@ async function quickWorld(dir: string): Promise<QuickWorld> {
   return { summary, stores, jsonServerDb: db, dir };
 }
 
+/** The search reads on the quick store (the 1M store has its own in the million cases). */
+async function quickSearch(world: QuickWorld): Promise<void> {
+  const server = await startReelbase(`sqlite:${world.stores.sqlite}`);
+  try {
+    await searchCases(b, server, world.summary, `${world.summary.videos} videos`);
+  } finally {
+    await server.stop();
+  }
+}
+
 async function main(): Promise<void> {
   console.log(`reelbase bench\n${describeSettings(settings)}\n`);
   const dir = join(settings.dir, `run-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   try {
-    if (b.wants('reads') || b.wants('token') || b.wants('follow') || b.wants('burst') || (b.wants('postgres') && settings.postgres)) {
+    if (b.wants('reads') || b.wants('token') || b.wants('follow') || b.wants('burst') || b.wants('search') || (b.wants('postgres') && settings.postgres)) {
       const world = await quickWorld(dir);
       if (b.wants('reads')) await readCases(b, world);
+      if (b.wants('search')) await quickSearch(world);
       if (b.wants('token')) await tokenReadCases(b, world);
       if (b.wants('postgres')) await postgresCases(b, world);
       if (b.wants('follow') || b.wants('burst')) await writeCases(b, world);

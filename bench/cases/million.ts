@@ -4,6 +4,7 @@ import { measure } from '../load';
 import { millionStore } from '../populations';
 import { startReelbase } from '../processes';
 import { ms } from '../table';
+import { searchCases } from './search';
 
 const perPage = 25;
 const pages = [1, 1000];
@@ -64,6 +65,7 @@ export async function millionCases(b: Bench): Promise<void> {
     const q = await measure(search, b.settings, b.settings.latencyConnections);
     record(b, { case: 'GET /users/{busiest}/videos?query=harbour', server: 'reelbase sqlite', body: '', rps: q.rps, p50: q.p50, p99: q.p99, note: '' });
     b.targets.push({ name: '1M: a query search, p99', ours: `${ms(q.p99)} ms`, peers: '', ratio: '', wanted: '< 50 ms', met: q.p99 < 50 && !q.failed });
+    await searchCases(b, server, summary, '1M');
     const memory = server.memory();
     b.targets.push({
       name: '1M: server RSS under load (peak)',

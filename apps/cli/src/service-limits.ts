@@ -5,7 +5,8 @@ import { UsageError } from './errors';
 /**
  * The server's limits from the environment: REELBASE_RATE_LIMIT is `MAX/SECONDS` (requests per
  * caller per window, e.g. `6000/600`) or `off`; REELBASE_MAX_UPLOADS is how many uploads may move
- * bytes at once, or `off`. Unset: the service defaults.
+ * bytes at once, or `off`; REELBASE_USER_SEARCH=off turns user search (GET /users) off, answering
+ * 503. Unset: the service defaults.
  */
 export function limitsFromEnv(env: Env): Partial<ServiceConfig> {
   const config: Partial<ServiceConfig> = {};
@@ -27,6 +28,11 @@ export function limitsFromEnv(env: Env): Partial<ServiceConfig> {
   if (privateHooks) {
     if (privateHooks !== '1' && privateHooks !== '0') throw new UsageError(`REELBASE_WEBHOOK_ALLOW_PRIVATE: "${privateHooks}" is not 1 or 0`);
     config.webhookAllowPrivate = privateHooks === '1';
+  }
+  const userSearch = env.REELBASE_USER_SEARCH?.trim();
+  if (userSearch) {
+    if (userSearch !== 'on' && userSearch !== 'off') throw new UsageError(`REELBASE_USER_SEARCH: "${userSearch}" is not on or off`);
+    config.userSearch = userSearch === 'on';
   }
   return config;
 }

@@ -13,6 +13,14 @@ it('REELBASE_RATE_LIMIT and REELBASE_MAX_UPLOADS set the limits, `off` switches 
   }
 });
 
+it('REELBASE_USER_SEARCH=off turns user search off (GET /users answers 503), `on` keeps it; anything else is a usage error', async () => {
+  assert.deepEqual(limitsFromEnv({ REELBASE_USER_SEARCH: 'off' }), { userSearch: false });
+  assert.deepEqual(limitsFromEnv({ REELBASE_USER_SEARCH: 'on' }), { userSearch: true });
+  assert.throws(() => limitsFromEnv({ REELBASE_USER_SEARCH: 'no' }), UsageError);
+  const off = await cli(['api', 'GET', '/users?query=a', '--store', 'json:memory'], { env: { REELBASE_USER_SEARCH: 'off' } });
+  assert.match(off.stdout + off.stderr, /"developer_message": "User search is disabled on this server."/);
+});
+
 it('a malformed limit is a usage error (exit 2) naming the variable', async () => {
   const outcome = await cli(['api', 'GET', '/', '--store', 'json:memory'], { env: { REELBASE_RATE_LIMIT: 'lots' } });
   assert.equal(outcome.code, 2);

@@ -63,7 +63,7 @@ describe('TUI reducer', () => {
   });
 
   it('reads from the operation table which lists take a search query', () => {
-    assert.deepEqual(searchableSections(operations).sort(), ['albums', 'channels', 'following', 'videos']);
+    assert.deepEqual(searchableSections(operations).sort(), ['albums', 'channels', 'following', 'search', 'videos']);
   });
 
   it('moves the selection within bounds and opens and closes the detail pane', () => {
@@ -118,6 +118,23 @@ describe('TUI reducer', () => {
     assert.ok(cleared.effects[0].type === 'load');
     assert.equal('query' in cleared.effects[0].params, false);
     assert.equal(cleared.state.done, false);
+  });
+
+  it('asks for a search on showing Search, which searches every video; clearing it empties the list', () => {
+    const state = withVideos([video(1)]);
+    const shown = run(state, key('7'));
+    assert.equal(shown.state.section, 'search');
+    assert.deepEqual(shown.effects, []);
+    assert.deepEqual(shown.state.overlay, { kind: 'prompt', purpose: 'search', text: '' });
+    const typed = run(shown.state, key('s'), key('e'), key('a'), named('return'));
+    const [load] = typed.effects;
+    assert.ok(load.type === 'load');
+    assert.equal(load.section, 'search');
+    assert.equal(load.params.query, 'sea');
+    const cleared = run(typed.state, named('escape'));
+    assert.deepEqual(cleared.effects, []);
+    assert.equal(cleared.state.lists.search.status, 'idle');
+    assert.equal(cleared.state.lists.search.query, '');
   });
 
   it('refuses to search a list whose operation takes no query', () => {

@@ -40,7 +40,9 @@ for (const driver of drivers) {
         assert.equal(r.body.total, (await channelTotals(h, owner, id)).moderators);
         assert.deepEqual(names(await h.call('GET', `/channels/${id}/moderators?sort=date&direction=asc`)), ['Owner', 'Cat', 'Ann']);
         assert.deepEqual(names(await h.call('GET', `/channels/${id}/moderators?sort=alphabetical&direction=desc`)), ['Owner', 'Cat', 'Ann']);
-        assert.deepEqual(names(await h.call('GET', `/channels/${id}/moderators?query=a`)), ['Ann', 'Cat']);
+        // A word matches names with a word beginning with it: "a" finds Ann, not Cat.
+        assert.deepEqual(names(await h.call('GET', `/channels/${id}/moderators?query=a`)), ['Ann']);
+        assert.deepEqual(names(await h.call('GET', `/channels/${id}/moderators?query=CA`)), ['Cat']);
         expectError(await h.call('GET', '/channels/999999/moderators'), 404, 5000);
         expectError(await h.call('GET', `/channels/${id}/moderators?sort=plays`), 400, 2204, 'sort');
       });

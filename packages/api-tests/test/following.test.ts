@@ -134,7 +134,8 @@ for (const driver of drivers) {
       assert.deepEqual(await following('sort=date&direction=asc'), ['carl', 'Ann', 'dora', 'Bert']);
       assert.deepEqual(await following('sort=alphabetical'), ['Ann', 'Bert', 'carl', 'dora']);
       assert.deepEqual(await following('sort=alphabetical&direction=desc'), ['dora', 'carl', 'Bert', 'Ann']);
-      assert.deepEqual(await following('query=R&sort=alphabetical'), ['Bert', 'carl', 'dora']);
+      assert.deepEqual(await following('query=B&sort=alphabetical'), ['Bert']);
+      assert.deepEqual(await following('query=R&sort=alphabetical'), []);
       const page = await list(`/users/${alice.user.id}/following?sort=alphabetical&per_page=3&page=2`);
       assert.deepEqual(names(page), ['dora']);
       assert.equal(page.body.total, 4);
@@ -181,7 +182,7 @@ for (const driver of drivers) {
       assert.equal((await totals(h, people.Ann)).followers, 3);
       assert.deepEqual(names(await list(`/users/${people.Ann.user.id}/followers?sort=date&direction=asc`)), ['Alice', 'carl', 'dora']);
       assert.deepEqual(names(await list(`/users/${people.Ann.user.id}/followers?sort=alphabetical`)), ['Alice', 'carl', 'dora']);
-      assert.deepEqual(names(await list(`/users/${people.Ann.user.id}/followers?sort=alphabetical&direction=desc&query=a`)), ['dora', 'carl', 'Alice']);
+      assert.deepEqual(names(await list(`/users/${people.Ann.user.id}/followers?sort=alphabetical&direction=desc&query=a`)), ['Alice']);
       assert.deepEqual(names(await list('/me/followers', people.Ann.token)), ['dora', 'carl', 'Alice']);
       assert.deepEqual(names(await list('/me/followers', alice.token)), []);
     });

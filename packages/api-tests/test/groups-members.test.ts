@@ -45,8 +45,8 @@ for (const driver of drivers) {
         assert.deepEqual(await list('sort=alphabetical'), ['Alice', 'Ann', 'Bert', 'carl', 'dora']);
         assert.deepEqual(await list('sort=alphabetical&direction=desc'), ['dora', 'carl', 'Bert', 'Ann', 'Alice']);
         assert.deepEqual(await list('sort=date&direction=asc'), ['Alice', 'carl', 'Ann', 'dora', 'Bert']);
-        assert.deepEqual(await list('query=A'), ['dora', 'Ann', 'carl', 'Alice']);
-        assert.deepEqual(await list('query=a&sort=alphabetical'), ['Alice', 'Ann', 'carl', 'dora']);
+        assert.deepEqual(await list('query=A'), ['Ann', 'Alice']);
+        assert.deepEqual(await list('query=a&sort=alphabetical'), ['Alice', 'Ann']);
         const page = await h.call('GET', `/groups/${group}/users?sort=alphabetical&per_page=2&page=3`);
         assert.deepEqual(names(page), ['dora']);
         assert.equal(page.body.total, 5);

@@ -184,7 +184,7 @@ for (const driver of drivers) {
       assert.equal(embeddable.body.total, 2);
       assert.deepEqual(videoNames(await list('filter=embeddable&filter_embeddable=false&sort=alphabetical')), ['Apple']);
       assert.deepEqual(videoNames(await list('query=YELLOW')), ['banana']);
-      assert.deepEqual(videoNames(await list('query=e&sort=alphabetical')), ['Apple', 'banana', 'cherry']);
+      assert.deepEqual(videoNames(await list('query=CHER&sort=alphabetical')), ['cherry']);
       const page = await list('sort=alphabetical&per_page=2&page=2');
       assert.deepEqual(videoNames(page), ['cherry']);
       assert.equal(page.body.total, 3);

@@ -1,6 +1,7 @@
 export * from './store/store';
 export * from './store/schema-types';
 export * from './store/filters';
+export * from './store/search';
 export * from './store/sequences';
 export { Deferred } from './store/deferred';
 export { ScopeStorage } from './store/scope-storage';
@@ -20,6 +21,7 @@ export { memoryRateLimiter, rateLimitedCode, rateQuota, rateReset, rateWindow, t
 export { scopes, parseScopes, type Scope } from './engine/scopes';
 export { parseAcceptVersion, formatVersion, type Version } from './engine/versions';
 export { createUser, createToken, findUser, loadUserFacts, type NewUser } from './domain/users';
+export { fillTagNames } from './domain/tags';
 export { revokeToken, revokeUserTokens } from './domain/tokens';
 export { representUser } from './representations/user';
 export { loadLinkSigner, type LinkSigner } from './media/link-signer';

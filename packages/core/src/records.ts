@@ -131,6 +131,11 @@ export type VideoRecord = {
   versions_total: number;
   /** The tags on the video, in the order added (their membership rows live in `video_tags`). */
   tags: { name: string; canonical: string }[];
+  /**
+   * The tags' names as one text, kept in step with `tags` by every tag write: tags live in their
+   * own collection, and a search index covers one row, so the video's row carries their words.
+   */
+  tag_names?: string;
   /** Category slugs suggested for the video (rows in `video_categories`). */
   categories: string[];
   /** The picture shown for the video; null shows the service placeholder. */

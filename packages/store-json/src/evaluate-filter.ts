@@ -1,4 +1,4 @@
-import { canonicalInteger, type Doc, type Filter, type OrderBy, type Scalar } from '@reelbase/core';
+import { canonicalInteger, RELEVANCE, type Doc, type Filter, type OrderBy, type Scalar, type SearchQuery } from '@reelbase/core';
 
 /** A collection as filters see it: its rows, and whether its ids are auto (numeric) ones. */
 export interface FilterTable {
@@ -6,6 +6,8 @@ export interface FilterTable {
   readonly numericIds: boolean;
   /** Reads a field where a row does not hold it itself (mirrored fields); absent: the row's own. */
   readonly read?: FieldReader;
+  /** The documents matching a search, with their scores (search-index.ts). */
+  search(query: SearchQuery): ReadonlyMap<string, number>;
 }
 export type FieldReader = (doc: Doc, field: string) => unknown;
 /** The collections by name, for semi-joins. */
@@ -34,6 +36,10 @@ export function compileFilter(filter: Filter | undefined, table: FilterTable, ta
   if ('not' in filter) {
     const inner = compileFilter(filter.not, table, tableOf);
     return (doc) => !inner(doc);
+  }
+  if ('match' in filter) {
+    const scores = table.search(filter.match);
+    return (doc) => scores.has(doc.id);
   }
   const { field } = filter;
   const valueOf = table.read ?? ownValue;
@@ -129,12 +135,18 @@ const foldCase = (v: unknown): unknown => (typeof v === 'string' ? v.replace(/[A
 export function compareBy(
   orderBy: readonly OrderBy[] | undefined,
   table: { numericIds: boolean; textFields: ReadonlySet<string>; read?: FieldReader },
+  /** The scores RELEVANCE orders by (the find's match). */
+  relevance?: ReadonlyMap<string, number>,
 ): Comparator {
   const valueOf = table.read ?? ownValue;
   const byId: Comparator = table.numericIds ? (a, b) => Number(a.id) - Number(b.id) : (a, b) => compareValues(a.id, b.id);
   const keys = (orderBy ?? []).map(({ field, direction }): Comparator => {
     const sign = direction === 'desc' ? -1 : 1;
     if (field === 'id') return (a, b) => sign * byId(a, b);
+    if (field === RELEVANCE) {
+      if (!relevance) throw new Error('ordering by relevance needs a match condition at the top of where');
+      return (a, b) => sign * ((relevance.get(a.id) ?? 0) - (relevance.get(b.id) ?? 0));
+    }
     if (table.textFields.has(field)) return (a, b) => sign * compareValues(foldCase(valueOf(a, field)), foldCase(valueOf(b, field)));
     return (a, b) => sign * compareValues(valueOf(a, field), valueOf(b, field));
   });

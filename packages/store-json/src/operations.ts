@@ -1,4 +1,4 @@
-import { copyJson, type Doc, type Filter, type FindOptions, type FindResult, type OrderBy } from '@reelbase/core';
+import { copyJson, rankedSearch, type Doc, type Filter, type FindOptions, type FindResult, type OrderBy } from '@reelbase/core';
 import { compareBy, compileFilter, type TableSource } from './evaluate-filter';
 import type { Table } from './table';
 import type { UndoJournal } from './undo-journal';
@@ -67,7 +67,8 @@ export class Operations {
 
   find(collection: string, options: FindOptions = {}): FindResult {
     const table = this.table(collection);
-    const matches = this.#matching(table, options.where).sort(compareBy(options.orderBy, table));
+    const ranked = rankedSearch(options.where, options.orderBy);
+    const matches = this.#matching(table, options.where).sort(compareBy(options.orderBy, table, ranked && table.search(ranked)));
     const start = Math.max(0, options.offset ?? 0);
     const end = options.limit === undefined ? undefined : start + Math.max(0, options.limit);
     return { items: matches.slice(start, end).map((doc) => copyOut(doc)), total: matches.length };
@@ -75,7 +76,8 @@ export class Operations {
 
   findOne(collection: string, where: Filter, orderBy?: OrderBy[]): Doc | null {
     const table = this.table(collection);
-    const order = compareBy(orderBy, table);
+    const ranked = rankedSearch(where, orderBy);
+    const order = compareBy(orderBy, table, ranked && table.search(ranked));
     let first: Doc | undefined;
     for (const doc of this.#matching(table, where)) if (!first || order(doc, first) < 0) first = doc;
     return copyOut(first);

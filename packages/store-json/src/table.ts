@@ -1,5 +1,6 @@
-import { assertSequenced, autoIdNumber, checkSequence, StoreConflictError, type CollectionSchema, type Doc } from '@reelbase/core';
+import { assertSequenced, autoIdNumber, checkSequence, StoreConflictError, type CollectionSchema, type Doc, type SearchQuery } from '@reelbase/core';
 import type { FieldReader } from './evaluate-filter';
+import { SearchIndex } from './search-index';
 import type { UndoJournal } from './undo-journal';
 
 /** One collection as persisted: the last auto id handed out and the documents. */
@@ -27,6 +28,7 @@ export class Table {
   read?: FieldReader;
   readonly #positions = new Map<string, number>();
   readonly #unique: UniqueIndex[];
+  readonly #search: SearchIndex | undefined;
 
   constructor(
     readonly name: string,
@@ -36,12 +38,19 @@ export class Table {
     this.numericIds = schema.id === 'auto';
     this.textFields = new Set(Object.entries(schema.fields).filter(([, type]) => type === 'text').map(([field]) => field));
     this.#unique = (schema.unique ?? []).map((fields) => ({ fields, owners: new Map() }));
+    this.#search = schema.search && new SearchIndex(schema.search);
     data.rows.forEach((doc, position) => {
       if (this.#positions.has(doc.id)) throw new StoreConflictError(name, ['id']);
       this.#assertFree(doc);
       this.#positions.set(doc.id, position);
       this.#index(doc);
     });
+  }
+
+  /** The documents matching a search with their scores (search-index.ts); throws where the schema declares no search. */
+  search(query: SearchQuery): ReadonlyMap<string, number> {
+    if (!this.#search) throw new Error(`collection ${this.name} is not searchable`);
+    return this.#search.search(query, (id) => this.get(id));
   }
 
   get rows(): readonly Doc[] {
@@ -148,6 +157,7 @@ export class Table {
   }
 
   #index(doc: Doc): void {
+    this.#search?.add(doc);
     for (const { fields, owners } of this.#unique) {
       const key = uniqueKey(doc, fields);
       if (key !== undefined) owners.set(key, doc.id);
@@ -155,6 +165,7 @@ export class Table {
   }
 
   #unindex(doc: Doc): void {
+    this.#search?.remove(doc);
     for (const { fields, owners } of this.#unique) {
       const key = uniqueKey(doc, fields);
       if (key !== undefined && owners.get(key) === doc.id) owners.delete(key);

@@ -1,7 +1,8 @@
-import type { Filter, FindOptions } from '@reelbase/core';
+import { canMatch, rankedSearch, type Filter, type FindOptions } from '@reelbase/core';
 import { compileFilter, compileOrderBy, SqlParams } from '@reelbase/core/sql';
 import { DOC_COLUMN, type PgTable, type PgTables } from './pg-columns';
 import { pgDialect } from './pg-dialect';
+import { tsScore } from './pg-search';
 
 /** One statement and its parameters. */
 export interface Statement {
@@ -23,7 +24,9 @@ function compileWhere(tables: PgTables, table: PgTable, where: Filter | undefine
 export function compileFind(tables: PgTables, table: PgTable, options: FindOptions & { limit?: number; offset: number }): Statement {
   const params = newParams();
   const where = compileWhere(tables, table, options.where, params);
-  const order = compileOrderBy(pgDialect, table, options.orderBy);
+  const ranked = rankedSearch(options.where, options.orderBy);
+  const score = ranked && (canMatch(ranked) ? tsScore(table, ranked, (v) => params.bind(v)) : '0');
+  const order = compileOrderBy(pgDialect, table, options.orderBy, score);
   const sql =
     `SELECT id, ${DOC_COLUMN}, (SELECT count(*) FROM ${table.sql}${where}) AS total FROM ${table.sql}${where}` +
     ` ORDER BY ${order} LIMIT ${params.bind(options.limit ?? null)} OFFSET ${params.bind(options.offset)}`;
@@ -33,7 +36,10 @@ export function compileFind(tables: PgTables, table: PgTable, options: FindOptio
 /** The first match in order, never counting. */
 export function compileFindOne(tables: PgTables, table: PgTable, where: Filter, orderBy: FindOptions['orderBy']): Statement {
   const params = newParams();
-  const sql = `SELECT id, ${DOC_COLUMN} FROM ${table.sql}${compileWhere(tables, table, where, params)} ORDER BY ${compileOrderBy(pgDialect, table, orderBy)} LIMIT 1`;
+  const whereSql = compileWhere(tables, table, where, params);
+  const ranked = rankedSearch(where, orderBy);
+  const score = ranked && (canMatch(ranked) ? tsScore(table, ranked, (v) => params.bind(v)) : '0');
+  const sql = `SELECT id, ${DOC_COLUMN} FROM ${table.sql}${whereSql} ORDER BY ${compileOrderBy(pgDialect, table, orderBy, score)} LIMIT 1`;
   return { sql, params: params.values };
 }
 

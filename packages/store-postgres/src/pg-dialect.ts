@@ -1,6 +1,7 @@
 import { column, isText, type SqlDialect, type SqlTable } from '@reelbase/core/sql';
 import { filterValue, storable } from './row-codec';
 import { columnType } from './pg-columns';
+import { SEARCH_COLUMN, tsQuery, tsQueryExpression } from './pg-search';
 
 const CANONICAL_INTEGER = `'^(0|-?[1-9][0-9]{0,14})$'`;
 
@@ -25,6 +26,8 @@ export const pgDialect: SqlDialect<unknown> = {
 
   // Folds case as the database's LC_CTYPE does (Unicode under a UTF-8 locale); strpos takes every character literally.
   contains: (col, needle, params) => `strpos(lower(${col} COLLATE "default"), ${params.bind(storable(needle.toLowerCase()))}) > 0`,
+
+  match: (_table, query, params) => `${SEARCH_COLUMN} @@ ${tsQueryExpression(params.bind(tsQuery(query)))}`,
 
   selected: (table: SqlTable, field: string, other: SqlTable, selected: string) =>
     convert(column(other, selected), columnType(other, selected), columnType(table, field)),

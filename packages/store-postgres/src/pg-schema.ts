@@ -4,6 +4,7 @@ import type { Pool, PoolClient } from 'pg';
 import { columnType, DOC_COLUMN, identifier, PG_TYPES, type PgTables } from './pg-columns';
 import { MIRROR_PREFIX, planMirror, type MirrorCatalog } from './pg-mirror';
 import { createRateTable, RATE_TABLE } from './pg-rate-limiter';
+import { planSearch, unaccentSchema } from './pg-search';
 
 /** Any number that serves as the lock every opening process takes before changing the schema. */
 const SCHEMA_LOCK = 7_243_118_015;
@@ -140,11 +141,13 @@ export async function ensureSchema(pool: Pool, schema: Schema): Promise<PgTables
   const tables: PgTables = describeTables(schema, [DOC_COLUMN], 'postgres');
   const client = await pool.connect();
   try {
-    if (plan(schema, tables, await readCatalog(client)).length > 0) {
+    const unaccent = await unaccentSchema(client, tables);
+    if (plan(schema, tables, await readCatalog(client)).length > 0 || (await planSearch(client, tables, unaccent)).length > 0) {
       try {
         await client.query('BEGIN');
         await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
-        const ddl = plan(schema, tables, await readCatalog(client));
+        // The search columns read the tables' columns, so they come last.
+        const ddl = [...plan(schema, tables, await readCatalog(client)), ...(await planSearch(client, tables, unaccent))];
         if (ddl.length > 0) await client.query(ddl.join(';\n'));
         await client.query('COMMIT');
       } catch (error) {

@@ -3,6 +3,7 @@ import { column, compileFilter as compile, isText, SqlParams, type SqlDialect } 
 import { LOWER_FUNCTION } from './connect';
 import { toSql, toSqlId } from './row-codec';
 import { columnType, type Table, type Tables } from './sqlite-schema';
+import { ftsQuery, searchTable } from './sqlite-search';
 import type { SqlValue } from './sqlite-types';
 
 // Above this many values an `in` list is bound as one JSON array, keeping the statement text
@@ -25,6 +26,8 @@ export const sqliteDialect: SqlDialect<SqlValue> = {
     if (/^[\u0000-\u007f]*$/.test(needle)) return `${col} LIKE ${params.bind(`%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} ESCAPE '\\'`;
     return `instr(${LOWER_FUNCTION}(${col}), ${params.bind(needle.toLowerCase())}) > 0`;
   },
+
+  match: (table, query, params) => `id IN (SELECT rowid FROM ${searchTable(table)} WHERE ${searchTable(table)} MATCH ${params.bind(ftsQuery(query))})`,
 
   selected(table, field, other, selected) {
     // Callers keep auto ids in TEXT columns ("7"). `text IN (SELECT integer)` would compare

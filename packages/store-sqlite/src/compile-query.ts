@@ -1,24 +1,31 @@
 import type { Filter, FindOptions } from '@reelbase/core';
+import { canMatch, rankedSearch } from '@reelbase/core';
 import { compileOrderBy } from '@reelbase/core/sql';
 import { compileFilter, sqliteDialect } from './compile-filter';
 import { DOC_COLUMN, type Table, type Tables } from './sqlite-schema';
+import { ftsScore } from './sqlite-search';
 import type { SqlValue } from './sqlite-types';
 
-/** The statements of one `find`: the rows (bind `params`; `pageOf` adds the limit and offset) and their total. */
+/** The statements of one `find`: the rows (bind `params`; `pageOf` adds the limit and offset) and their total (bind `countParams`). */
 export interface CompiledFind {
   select: string;
   count: string;
   params: SqlValue[];
+  countParams: SqlValue[];
 }
 
 export function compileFind(tables: Tables, table: Table, options: FindOptions): CompiledFind {
-  const params: SqlValue[] = [];
-  const where = compileWhere(tables, table, options.where, params);
-  const orderBy = compileOrderBy(sqliteDialect, table, options.orderBy);
+  const countParams: SqlValue[] = [];
+  const where = compileWhere(tables, table, options.where, countParams);
+  const params = [...countParams];
+  const ranked = rankedSearch(options.where, options.orderBy);
+  const score = ranked && (canMatch(ranked) ? ftsScore(table, ranked, (value) => (params.push(value), '?')) : '0');
+  const orderBy = compileOrderBy(sqliteDialect, table, options.orderBy, score);
   return {
     select: `SELECT id, ${DOC_COLUMN} FROM ${table.sql}${where} ORDER BY ${orderBy}`,
     count: `SELECT count(*) AS n FROM ${table.sql}${where}`,
     params,
+    countParams,
   };
 }
 

@@ -38,6 +38,7 @@ function filterText(f: Filter): string {
   if ('and' in f) return `{"and":[${f.and.map(filterText).join(',')}]}`;
   if ('or' in f) return `{"or":[${f.or.map(filterText).join(',')}]}`;
   if ('not' in f) return `{"not":${filterText(f.not)}}`;
+  if ('match' in f) return JSON.stringify(f);
   if (f.op === 'inSelect') {
     const { collection, field, where } = f.select;
     const select = `{"collection":${JSON.stringify(collection)},"field":${JSON.stringify(field)}${where === undefined ? '' : `,"where":${filterText(where)}`}}`;

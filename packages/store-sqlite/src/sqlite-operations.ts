@@ -159,14 +159,14 @@ export class Operations {
     const offset = checkCount('offset', options.offset) ?? 0;
     const limit = checkCount('limit', options.limit);
     const read = (): Read<FindResult<T>> => {
-      const { select, count, params } = compileFind(this.tables, table, options);
+      const { select, count, params, countParams } = compileFind(this.tables, table, options);
       const rowParams = [...params];
       const sql = select + pageOf(limit, offset, rowParams);
       const page = (): FindResult<T> => {
         const items = this.conn.all<Row>(sql, rowParams).map((row) => decodeRow<T>(row));
         // A short page that is non-empty (or starts at 0) tells the total without counting.
         const short = limit === undefined || items.length < limit;
-        const total = short && (items.length > 0 || offset === 0) ? offset + items.length : this.#count(count, params, () => asked(table, options.where));
+        const total = short && (items.length > 0 || offset === 0) ? offset + items.length : this.#count(count, countParams, () => asked(table, options.where));
         return { items, total };
       };
       // Without a limit the page is the total: one statement, which needs no snapshot of its own.

@@ -3,6 +3,7 @@ import { describeTables, INDEX_PREFIX, isText, quote, wantedIndexes, type SqlTab
 import { withIndexSorting } from './index-sorting';
 import type { Connection } from './sqlite-connection';
 import { ensureMirror } from './sqlite-mirror';
+import { ensureSearch } from './sqlite-search';
 
 /** A collection as the driver sees it (@reelbase/core/sql); mirrors are kept by triggers, see sqlite-mirror.ts. */
 export type Table = SqlTable;
@@ -42,8 +43,8 @@ interface ColumnInfo {
  * Creates or upgrades every table to the schema, idempotently and in one transaction: new tables,
  * columns for newly declared fields (backfilled from the JSON document, or the source of a
  * mirror), retyped columns, the driver's indexes (composite, unique, and one per declared field
- * not led by another index, text, boolean and `unindexed` fields aside) and the triggers that
- * keep mirrors.
+ * not led by another index, text, boolean and `unindexed` fields aside), the triggers that
+ * keep mirrors and the full-text indexes (sqlite-search.ts).
  */
 export function ensureSchema(conn: Connection, schema: Schema, tables: Tables): void {
   // A new index (an upgrade, or the ones an interrupted seed left to build) may cover millions of rows.
@@ -53,6 +54,7 @@ export function ensureSchema(conn: Connection, schema: Schema, tables: Tables): 
       for (const table of tables.values()) added.set(table, ensureTable(conn, schema[table.name], table));
       // Mirrors read other tables, so they come once every table is in shape.
       for (const table of tables.values()) ensureMirror(conn, table, tables, added.get(table)!);
+      ensureSearch(conn, tables);
     }),
   );
 }

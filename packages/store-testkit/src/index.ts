@@ -7,6 +7,7 @@ import { mirrorTests } from './mirror-tests';
 import { orderTests } from './order-tests';
 import { persistenceTests } from './persistence-tests';
 import { restoreTests } from './restore-tests';
+import { searchTests } from './search-tests';
 import { transactionTests } from './transaction-tests';
 import { uniqueTests } from './unique-tests';
 
@@ -31,6 +32,7 @@ export function testStore(driver: StoreTestDriver): void {
     transactionTests(driver);
     restoreTests(driver);
     generationTests(driver);
+    searchTests(driver);
     if (driver.reopen) persistenceTests(driver, driver.reopen);
   });
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createToken, createUser, parseScopes, type Service, type UserRecord } from '@reelbase/core';
+import { createToken, createUser, fillTagNames, parseScopes, type Service, type UserRecord } from '@reelbase/core';
 import { closeOnSignals, serve, transcodeConcurrency, type CorsOrigins } from '@reelbase/http';
 import { transcodingLine } from '../transcoding-line';
 import { cwdOf, envOf, fromEnv, openService } from '../context';
@@ -40,6 +40,8 @@ export function registerServe(program: Command, io: CliIo): void {
       const cors = corsFlag === undefined ? undefined : parseCors(corsFlag);
       const trustProxy = opts.trustProxy ?? parseSwitch('REELBASE_TRUST_PROXY', fromEnv(env, 'REELBASE_TRUST_PROXY'));
       const { service, target, filesDir } = await openService(io, opts.store);
+      // A store from before search read tags: its videos' tags are indexed once, resumably.
+      await fillTagNames(service.store, (done, total) => line(io.stderr, `reelbase: indexing the tags of old videos for search: ${done}/${total}`));
       let running;
       try {
         running = await serve(service, { port, host, cors, filesDir, trustProxy, worker: opts.worker === false ? false : { concurrency: transcodeConcurrency(env) } });

@@ -18,7 +18,8 @@ export function ListView({ section, list, width, height, focused }: { section: S
     rows--;
   }
   if (!page) {
-    if (list.status !== 'error') notes.push(<Text key="loading" dimColor>Loading…</Text>);
+    const idle = s.searchOnly && list.status === 'idle';
+    if (list.status !== 'error') notes.push(<Text key="loading" dimColor>{idle ? 'Press / to search every video you may see.' : 'Loading…'}</Text>);
     return <Pane title={title} width={width} height={height} focused={focused}>{notes}</Pane>;
   }
   if (!page.items.length) {

@@ -11,7 +11,7 @@ export interface DetailField {
   format?: Format;
 }
 
-export type SectionId = 'videos' | 'channels' | 'albums' | 'folders' | 'following' | 'feed';
+export type SectionId = 'videos' | 'channels' | 'albums' | 'folders' | 'following' | 'feed' | 'search';
 
 /** One browsable list of the TUI, described as data: the reducer and the loader read it. */
 export interface Section {
@@ -28,6 +28,8 @@ export interface Section {
   detail: readonly DetailField[];
   /** Where a video sits in an item ('' for the item itself, `clip` in feed activities); none: no video actions. */
   video?: string;
+  /** The list answers only a search (`query` is required): showing it asks for one first. */
+  searchOnly?: boolean;
 }
 
 /** The fields of a video the TUI reads, for lists and for `videos.get` after an action. */
@@ -141,6 +143,17 @@ export const sections: readonly Section[] = [
     aside: { label: 'Type', path: 'type' },
     detail: [{ label: 'Activity', path: 'type' }, { label: 'When', path: 'time', format: 'time' }, ...prefixed('clip', videoDetail)],
     video: 'clip',
+  },
+  {
+    id: 'search',
+    title: 'Search',
+    list: 'videos.search',
+    fields: videoFields,
+    label: 'name',
+    aside: { label: 'Owner', path: 'user.name' },
+    detail: videoDetail,
+    video: '',
+    searchOnly: true,
   },
 ];
 

@@ -1,5 +1,6 @@
 import type { Filter, OrderBy } from '../store/store';
-import { and, contains, eq, inSelect, or } from '../store/filters';
+import { and, contains, eq, inSelect } from '../store/filters';
+import { matches } from '../store/search';
 import type { VideoRecord } from '../records';
 import { invalidField } from '../engine/errors';
 import { by, listReply, orderOf, pageOf, type ListParams, type Page } from '../engine/list';
@@ -78,7 +79,7 @@ export async function albumVideoPage(ctx: Context<unknown>, album: AlbumRecord, 
 function search(p: AlbumVideoListParams): Filter | undefined {
   const query = p.query?.trim();
   if (!query) return undefined;
-  return p.weak_search ? contains('name', query) : and(eq('privacy_view', 'anybody'), or(contains('name', query), contains('description', query)));
+  return p.weak_search ? contains('name', query) : and(eq('privacy_view', 'anybody'), matches(query));
 }
 
 const scanSize = 100;

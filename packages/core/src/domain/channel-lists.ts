@@ -1,5 +1,6 @@
 import type { Filter, OrderBy } from '../store/store';
-import { and, contains, or } from '../store/filters';
+import { and } from '../store/filters';
+import { matching } from '../store/search';
 import { by, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import type { Context, Reply } from '../engine/operation';
 import type { ChannelRecord } from './channel-records';
@@ -18,7 +19,7 @@ export type ChannelSort = keyof typeof channelSorts;
 /** The channels a list shows the caller: the channel visibility rule and `query` (name or description). */
 export function channelListFilter(ctx: Context<unknown>, params: ListParams): Filter {
   const query = params.query?.trim();
-  return and(visibleChannels(ctx.principal.user), query ? or(contains('name', query), contains('description', query)) : undefined);
+  return and(visibleChannels(ctx.principal.user), matching(query));
 }
 
 export interface ChannelListOptions {

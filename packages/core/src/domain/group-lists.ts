@@ -1,7 +1,8 @@
-import type { Filter, FindResult, OrderBy, Store } from '../store/store';
-import { and, contains, eq, isIn, not, or } from '../store/filters';
+import type { Filter, OrderBy } from '../store/store';
+import { and, eq, isIn } from '../store/filters';
+import { matching } from '../store/search';
 import type { UserRecord } from '../records';
-import { by, listReply, orderOf, pageOf, type ListParams, type Page } from '../engine/list';
+import { by, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import type { Context, Reply } from '../engine/operation';
 import { representGroup } from '../representations/group';
 import type { GroupMemberRecord, GroupRecord } from './group-records';
@@ -41,34 +42,19 @@ export interface GroupListOptions {
 
 /**
  * A page of the groups in a list that the caller finds listed, filtered by `query` (name or
- * description), sorted and paged in the store. `sort=relevant` (which needs a query) ranks name
- * matches before description-only matches, each by members.
+ * description), sorted and paged in the store; a `relevant` sort ranks by the match (RELEVANCE).
  */
 export async function listGroups(ctx: Context<unknown>, params: ListParams, options: GroupListOptions): Promise<Reply> {
   const page = pageOf(params);
   const base = and(options.where, listableGroups(ctx.principal.user));
   const query = params.query?.trim();
   const sort = params.sort ?? options.defaultSort;
-  const result =
-    sort === 'relevant' && query
-      ? await findRelevant(ctx.store, base, query, page)
-      : await ctx.store.find<GroupRecord>('groups', {
-          where: and(base, query ? or(contains('name', query), contains('description', query)) : undefined),
-          orderBy: orderOf(options.sorts, sort, params.direction),
-          offset: page.offset,
-          limit: page.limit,
-        });
+  const result = await ctx.store.find<GroupRecord>('groups', {
+    where: and(base, matching(query)),
+    orderBy: orderOf(options.sorts, sort, params.direction),
+    offset: page.offset,
+    limit: page.limit,
+  });
   return listReply(ctx, page, result.total, await representGroups(ctx, result.items), 'group');
 }
 
-const byMembers = by('members_total', 'desc');
-
-/** Two tiers paged as one list: groups whose name matches, then those matching only in their description. */
-async function findRelevant(store: Store, base: Filter, query: string, page: Page): Promise<FindResult<GroupRecord>> {
-  const named = await store.find<GroupRecord>('groups', { where: and(base, contains('name', query)), orderBy: byMembers, offset: page.offset, limit: page.limit });
-  const described = and(base, not(contains('name', query)), contains('description', query));
-  const room = page.limit - named.items.length;
-  if (room === 0) return { total: named.total + (await store.count('groups', described)), items: named.items };
-  const rest = await store.find<GroupRecord>('groups', { where: described, orderBy: byMembers, offset: Math.max(0, page.offset - named.total), limit: room });
-  return { total: named.total + rest.total, items: [...named.items, ...rest.items] };
-}

@@ -1,5 +1,6 @@
 import type { Doc, Filter, FindResult, OrderBy, Store } from '../store/store';
-import { and, contains, eq, inSelect, isIn } from '../store/filters';
+import { and, eq, inSelect, isIn } from '../store/filters';
+import { matching } from '../store/search';
 import { by, orderOf, type Page } from '../engine/list';
 import type { UserRecord } from '../records';
 import { deepFreeze, isShared, sharedOnce } from '../store/copy-json';
@@ -72,7 +73,7 @@ export interface MemberQuery {
  * record of when the user joined.
  */
 export async function memberUsers(store: Store, collection: string, rows: Filter, userField: string, q: MemberQuery): Promise<FindResult<UserRecord>> {
-  const users = q.query || q.users ? and(q.query ? contains('name', q.query) : undefined, q.users) : undefined;
+  const users = q.query || q.users ? and(matching(q.query), q.users) : undefined;
   return memberPage<UserRecord>(store, {
     rows: { collection, where: rows, memberField: userField },
     members: { collection: 'users', where: users },

@@ -87,8 +87,12 @@ export async function addTags(store: Store, video: VideoRecord, words: TagWord[]
     await store.insert<VideoTagRecord>('video_tags', { video_id: video.id, tag: word.canonical, created_time: time });
     await recordActivity(store, { type: 'tagged_with', video_id: video.id, user_id: video.user_id, subject: word.canonical }, now);
   }
-  return (await store.update<VideoRecord>('videos', video.id, { tags: [...video.tags, ...added], modified_time: time }))!;
+  const tags = [...video.tags, ...added];
+  return (await store.update<VideoRecord>('videos', video.id, { tags, tag_names: tagNames(tags), modified_time: time }))!;
 }
+
+/** A video's `tag_names`: what its search index reads of its tags. */
+export const tagNames = (tags: readonly { name: string }[]): string => tags.map((t) => t.name).join(' ');
 
 /** The words of `words` not among `present` (by canonical word), each once, in order. */
 export function newTags(present: readonly TagWord[], words: readonly TagWord[]): TagWord[] {
@@ -106,9 +110,31 @@ export async function removeTag(store: Store, video: VideoRecord, canonical: str
   if (!video.tags.some((t) => t.canonical === canonical)) return;
   await store.deleteWhere('video_tags', and(eq('video_id', video.id), eq('tag', canonical)));
   await withdrawActivity(store, { type: 'tagged_with', video_id: video.id, user_id: video.user_id, subject: canonical });
-  await store.update<VideoRecord>('videos', video.id, {
-    tags: video.tags.filter((t) => t.canonical !== canonical),
-    modified_time: isoTime(now),
-  });
+  const tags = video.tags.filter((t) => t.canonical !== canonical);
+  await store.update<VideoRecord>('videos', video.id, { tags, tag_names: tagNames(tags), modified_time: isoTime(now) });
 }
 
+
+/** Videos filled per transaction by fillTagNames. */
+const fillBatch = 500;
+
+/**
+ * Gives `tag_names` to the videos stored before search read tags (a store upgraded in place), so
+ * their tags are found. Each batch commits on its own: an interrupted run resumes where it
+ * stopped. `progress` hears (done, total) after each batch. Answers how many videos it filled.
+ */
+export async function fillTagNames(store: Store, progress?: (done: number, total: number) => void): Promise<number> {
+  const missing = eq('tag_names', null);
+  const total = await store.count('videos', missing);
+  let done = 0;
+  while (done < total) {
+    const { items } = await store.find<VideoRecord>('videos', { where: missing, limit: fillBatch });
+    if (items.length === 0) break;
+    await store.transaction(async (tx) => {
+      for (const video of items) await tx.update<VideoRecord>('videos', video.id, { tag_names: tagNames(video.tags ?? []) });
+    });
+    done += items.length;
+    progress?.(done, total);
+  }
+  return done;
+}

@@ -1,5 +1,6 @@
 import type { Filter, FindResult, OrderBy } from '../store/store';
-import { and, contains, eq, or } from '../store/filters';
+import { and, eq } from '../store/filters';
+import { matching } from '../store/search';
 import type { UserRecord, VideoRecord } from '../records';
 import { by, embeddableFilter, listReply, orderOf, pageOf, type ListParams, type Page } from '../engine/list';
 import type { Context, Reply } from '../engine/operation';
@@ -52,7 +53,7 @@ export function videoListFilter(ctx: Context<unknown>, params: ListParams): Filt
   return and(
     visibleVideos(ctx.principal.user),
     embeddable === undefined ? undefined : eq('embeddable', embeddable),
-    query ? or(contains('name', query), contains('description', query)) : undefined,
+    matching(query),
   );
 }
 
@@ -93,7 +94,7 @@ export function memberVideosPage(ctx: Context<unknown>, params: ListParams, list
       where: visibleMembers(ctx.principal.user, list, embeddable),
       memberField: 'video_id',
     },
-    members: { collection: 'videos', where: query ? or(contains('name', query), contains('description', query)) : undefined },
+    members: { collection: 'videos', where: matching(query) },
     orderBy,
     byRow: true,
     page,

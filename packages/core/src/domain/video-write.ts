@@ -91,6 +91,7 @@ export function newVideo(owner: UserRecord, now: Date): Omit<VideoRecord, 'id'> 
     albums_total: 0,
     versions_total: 1,
     tags: [],
+    tag_names: '',
     categories: [],
     active_picture: null,
     preset_id: null,

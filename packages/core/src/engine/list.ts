@@ -1,5 +1,6 @@
 import { boolean, enums, integer, max, min, optional, size, string } from 'superstruct';
 import type { AnyStruct } from './params';
+import { RELEVANCE } from '../store/search';
 import type { OrderBy } from '../store/store';
 import { invalidField } from './errors';
 import type { Context, Reply } from './operation';
@@ -63,13 +64,20 @@ export function embeddableFilter(params: ListParams): boolean | undefined {
 /** One sort option: the store field it orders by and its default direction. */
 export const by = (field: string, direction: 'asc' | 'desc'): OrderBy[] => [{ field, direction }];
 
-/** Sort options name store fields; `direction` flips the default direction of the chosen sort. */
+/**
+ * Sort options name store fields; `direction` sets the direction of the chosen sort's first key.
+ * A relevance sort turns round whole (its tie-breaks too), so `direction=asc` lists the weakest
+ * matches first, the least followed among them first.
+ */
 export function orderOf(
   sorts: Record<string, OrderBy[]>,
   sort: string,
   direction: 'asc' | 'desc' | undefined,
 ): OrderBy[] {
   const base = sorts[sort];
+  if (direction && base[0].field === RELEVANCE && direction !== base[0].direction) {
+    return base.map((o) => ({ ...o, direction: o.direction === 'asc' ? 'desc' : 'asc' }));
+  }
   return direction ? base.map((o, i) => (i === 0 ? { ...o, direction } : o)) : base;
 }
 

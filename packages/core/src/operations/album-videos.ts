@@ -14,7 +14,8 @@ import type { AlbumRecord, AlbumVideoRecord } from '../domain/album-records';
 import type { UserRecord, VideoRecord } from '../records';
 import { representAlbum } from '../representations/album';
 import { isoTime } from '../representations/common';
-import { and, contains, eq, isIn, ne, or } from '../store/filters';
+import { and, eq, isIn, ne, or } from '../store/filters';
+import { matching } from '../store/search';
 
 const paths = ['/me/albums/{album_id}/videos', '/users/{user_id}/albums/{album_id}/videos'];
 const onePaths = ['/me/albums/{album_id}/videos/{video_id}', '/users/{user_id}/albums/{album_id}/videos/{video_id}'];
@@ -126,7 +127,7 @@ export const listVideoAlbums = operation({
     // As in a user's album list: a password album shows to its owner only.
     const albums = and(
       viewer ? or(eq('user_id', viewer), ne('privacy_view', 'password')) : ne('privacy_view', 'password'),
-      query ? or(contains('name', query), contains('description', query)) : undefined,
+      matching(query),
     );
     const result = await memberPage<AlbumRecord>(ctx.store, {
       rows: { collection: 'album_videos', where: eq('video_id', video.id), memberField: 'album_id' },
@@ -159,7 +160,7 @@ export const listAvailableAlbums = operation({
     const page = pageOf(p);
     if (!mayAddToAlbums(video, caller)) return listReply(ctx, page, 0, [], 'album');
     const query = p.query?.trim();
-    const where = and(eq('user_id', caller.id), query ? or(contains('name', query), contains('description', query)) : undefined);
+    const where = and(eq('user_id', caller.id), matching(query));
     const result = await ctx.store.find<AlbumRecord>('albums', { where, orderBy: orderOf(albumListSorts, p.sort ?? 'date', p.direction), offset: page.offset, limit: page.limit });
     const rc = representContext(ctx);
     return listReply(ctx, page, result.total, result.items.map((a) => representAlbum(a, caller, rc)), 'album');

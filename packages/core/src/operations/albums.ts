@@ -9,7 +9,8 @@ import { actingUser, representContext, targetUser } from '../domain/users';
 import type { UserRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { representAlbum } from '../representations/album';
-import { and, contains, eq, ne, or } from '../store/filters';
+import { and, eq, ne } from '../store/filters';
+import { matching } from '../store/search';
 import { getAlbumPlayer } from './album-player';
 import { albumPictureOperations } from './album-pictures';
 import { albumVideoOperations } from './album-videos';
@@ -34,7 +35,7 @@ export const listAlbums = operation({
     const where = and(
       eq('user_id', owner.id),
       owner.id === ctx.principal.user?.id ? undefined : ne('privacy_view', 'password'),
-      query ? or(contains('name', query), contains('description', query)) : undefined,
+      matching(query),
     );
     const result = await ctx.store.find<AlbumRecord>('albums', { where, orderBy: orderOf(albumListSorts, p.sort ?? 'date', p.direction), offset: page.offset, limit: page.limit });
     const rc = representContext(ctx);

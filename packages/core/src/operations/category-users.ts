@@ -5,7 +5,8 @@ import { loadCategory } from '../domain/categories';
 import { categoryUsers } from '../domain/category-stats';
 import { representUsers } from '../domain/users';
 import type { UserRecord } from '../records';
-import { and, contains } from '../store/filters';
+import { and } from '../store/filters';
+import { matching } from '../store/search';
 import { userSorts } from './users';
 
 type Sort = keyof typeof userSorts;
@@ -23,7 +24,7 @@ export const listCategoryUsers = operation({
     const page = pageOf(p);
     const query = p.query?.trim();
     const result = await ctx.store.find<UserRecord>('users', {
-      where: and(categoryUsers(category, ctx.principal.user), query ? contains('name', query) : undefined),
+      where: and(categoryUsers(category, ctx.principal.user), matching(query)),
       orderBy: orderOf(userSorts, p.sort ?? 'alphabetical', p.direction),
       offset: page.offset,
       limit: page.limit,

@@ -11,7 +11,8 @@ import { stripUndefined } from '../domain/patch';
 import type { UserRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { eq } from '../store/filters';
-import { StoreConflictError } from '../store/store';
+import { RELEVANCE } from '../store/search';
+import { StoreConflictError, type OrderBy } from '../store/store';
 import { channelCategoryOperations } from './channel-categories';
 import { channelModeratorOperations } from './channel-moderators';
 import { channelPrivacyOperations } from './channel-privacy';
@@ -38,8 +39,8 @@ async function withUniqueLink<T>(write: () => Promise<T>): Promise<T> {
 
 const listSorts = {
   ...channelSorts,
-  // Relevance among the matches of `query`: the most followed first.
-  relevant: by('followers_total', 'desc'),
+  // How well `query` matches (name before description), then the most followed first.
+  relevant: [{ field: RELEVANCE, direction: 'desc' }, ...by('followers_total', 'desc')] as OrderBy[],
 };
 type ListSort = keyof typeof listSorts;
 

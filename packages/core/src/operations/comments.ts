@@ -17,7 +17,8 @@ import { pathChannel } from '../domain/channel-videos';
 import type { UserRecord } from '../records';
 import { representComment } from '../representations/comment';
 import { isoTime } from '../representations/common';
-import { and, contains, eq } from '../store/filters';
+import { and, eq } from '../store/filters';
+import { matching } from '../store/search';
 
 /** Every comment operation answers 401 with 8003, and 8000 before 3.4 (SPEC.md, Errors). */
 const family = { earlierInvalidCredentials: { code: 8000, until: 'commentsInvalidCredentials8003' } } as const;
@@ -82,7 +83,7 @@ export const listComments = operation({
     const page = pageOf(p);
     const query = p.query?.trim();
     const result = await ctx.store.find<CommentRecord>('comments', {
-      where: and(eq('video_id', video.id), eq('parent_id', null), query ? contains('text', query) : undefined),
+      where: and(eq('video_id', video.id), eq('parent_id', null), matching(query)),
       orderBy: orderOf(commentSorts, 'date', p.direction),
       offset: page.offset,
       limit: page.limit,

@@ -12,6 +12,8 @@ import { findUser } from '../domain/users';
 import type { UserRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { eq, where } from '../store/filters';
+import { RELEVANCE } from '../store/search';
+import type { OrderBy } from '../store/store';
 import { categoryGroupOperations } from './category-groups';
 import { groupMemberOperations } from './group-members';
 import { groupVideoOperations } from './group-videos';
@@ -19,19 +21,19 @@ import { groupVideoOperations } from './group-videos';
 const name = refine(size(string(), 1, 128), 'name', (v) => v.trim() !== '' || 'must not be blank');
 const description = size(string(), 0, 5000);
 
-/** A group's followers are its members; `relevant` ranks by the query first (domain/group-lists.ts). */
+/** A group's followers are its members; `relevant` ranks by how well the query matches, then by members. */
 const groupListSorts = {
   alphabetical: groupSorts.alphabetical,
   date: groupSorts.date,
   followers: groupSorts.members,
-  relevant: groupSorts.members,
+  relevant: [{ field: RELEVANCE, direction: 'desc' }, ...groupSorts.members] as OrderBy[],
   videos: groupSorts.videos,
 };
 type GroupListSort = keyof typeof groupListSorts;
 
 export const listAllGroups = operation({
   id: 'groups.list',
-  summary: 'List the groups the caller finds listed (public ones and their own). filter=featured keeps those an administrator featured; followers sorts by members; sort=relevant needs a query and ranks name matches before description matches',
+  summary: 'List the groups the caller finds listed (public ones and their own). filter=featured keeps those an administrator featured; followers sorts by members; sort=relevant needs a query and ranks name matches before description matches, then by members',
   method: 'GET',
   paths: ['/groups'],
   params: object(

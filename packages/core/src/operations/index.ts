@@ -25,6 +25,7 @@ import { videoPictureOperations } from './video-pictures';
 import { videoPresetOperations } from './video-presets';
 import { videoPrivacyOperations } from './video-privacy';
 import { videoOperations } from './videos';
+import { videoSearchOperations } from './video-search';
 import { watchedOperations } from './watched';
 import { mediaImageOperations } from './media-images';
 import { mediaTexttrackOperations } from './media-texttracks';
@@ -39,6 +40,7 @@ const families = [
   ...userOperations,
   ...userConnectionOperations,
   ...videoOperations,
+  ...videoSearchOperations,
   ...userVideoOperations,
   ...commentOperations,
   ...creditOperations,

@@ -1,7 +1,8 @@
 import { object } from 'superstruct';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { operation } from '../engine/operation';
-import { and, contains } from '../store/filters';
+import { and } from '../store/filters';
+import { matching } from '../store/search';
 import { representComments, type CommentRecord } from '../domain/comments';
 import { pageComments } from '../domain/ondemand-page-lists';
 import { loadVisiblePage } from '../domain/ondemand-pages';
@@ -21,7 +22,7 @@ export const listPageComments = operation({
     const page = pageOf(p);
     const query = p.query?.trim();
     const result = await ctx.store.find<CommentRecord>('comments', {
-      where: and(pageComments(ctx.principal.user, onPage.id), query ? contains('text', query) : undefined),
+      where: and(pageComments(ctx.principal.user, onPage.id), matching(query)),
       orderBy: orderOf(sorts, 'date', p.direction),
       offset: page.offset,
       limit: page.limit,

@@ -1,7 +1,8 @@
 import { object } from 'superstruct';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { operation } from '../engine/operation';
-import { and, contains, eq } from '../store/filters';
+import { and, eq } from '../store/filters';
+import { matching } from '../store/search';
 import type { UserRecord } from '../records';
 import { pageLikers } from '../domain/ondemand-page-lists';
 import { loadVisiblePage } from '../domain/ondemand-pages';
@@ -26,7 +27,7 @@ export const listPageLikes = operation({
     const pageVideos = and(eq('page_id', onPage.id), p.filter ? eq('type', p.filter) : undefined);
     const query = p.query?.trim();
     const result = await ctx.store.find<UserRecord>('users', {
-      where: and(pageLikers(ctx.principal.user, pageVideos), query ? contains('name', query) : undefined),
+      where: and(pageLikers(ctx.principal.user, pageVideos), matching(query)),
       orderBy: orderOf(sorts, p.sort ?? 'date', p.direction),
       offset: page.offset,
       limit: page.limit,

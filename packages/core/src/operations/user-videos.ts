@@ -11,7 +11,8 @@ import { listFilter } from '../domain/viewer-filters';
 import { checkVideoRules, newVideo, videoPatch } from '../domain/video-write';
 import { uploadFields, videoFields } from '../domain/video-fields';
 import type { VideoRecord } from '../records';
-import { and, contains, eq, or } from '../store/filters';
+import { and, eq } from '../store/filters';
+import { matching } from '../store/search';
 import { representVideo } from '../representations/video';
 import { recordActivity } from '../domain/activities';
 import type { UserRecord } from '../records';
@@ -98,7 +99,7 @@ export const listUserVideos = operation({
       and(listableVideos(viewer, owner.id), embeddable === undefined ? undefined : eq('embeddable', embeddable), p.filter === 'playable' ? eq('status', 'available') : undefined);
     // A search's condition is its own; the list's is shared per viewer (viewer-filters.ts listFilter).
     const where = query
-      ? and(listed(), or(contains('name', query), contains('description', query)))
+      ? and(listed(), matching(query))
       : listFilter(viewer, `videos\u0000${owner.id}\u0000${embeddable}\u0000${p.filter}`, listed);
     const result = await ctx.store.find<VideoRecord>('videos', {
       where,

@@ -7,10 +7,10 @@ import { actingUser, representOneUser, representUsers, targetUser } from '../dom
 import { hashSecret } from '../domain/secrets';
 import type { UserRecord } from '../records';
 import { isoTime } from '../representations/common';
-import { contains } from '../store/filters';
 import { stripUndefined } from '../domain/patch';
-import { nameKey, searchByRelevance } from '../domain/user-search';
-import { StoreConflictError } from '../store/store';
+import { nameKey } from '../domain/user-search';
+import { matching, RELEVANCE } from '../store/search';
+import { StoreConflictError, type OrderBy } from '../store/store';
 
 export const getUser = operation({
   id: 'users.get',
@@ -90,8 +90,9 @@ export const userSorts = {
   followers: by('followers_total', 'desc'),
   videos: by('videos_total', 'desc'),
 };
-/** `relevant` ranks by match quality (domain/user-search.ts). */
-type UserSort = keyof typeof userSorts | 'relevant';
+/** `relevant` ranks by how well the query matches (name before bio and location), then by followers. */
+const relevantUserSorts = { ...userSorts, relevant: [{ field: RELEVANCE, direction: 'desc' }, ...by('followers_total', 'desc')] as OrderBy[] };
+type UserSort = keyof typeof relevantUserSorts;
 
 export const searchUsers = operation({
   id: 'users.search',
@@ -108,15 +109,12 @@ export const searchUsers = operation({
     if (p.sort === 'relevant' && !query) throw invalidField('query', 'is required when sort is relevant');
     const page = pageOf(p);
     const sort = p.sort ?? (query ? 'relevant' : 'date');
-    const result =
-      sort === 'relevant' && query
-        ? await searchByRelevance(ctx.store, query, page, p.direction)
-        : await ctx.store.find<UserRecord>('users', {
-            where: query ? contains('name', query) : undefined,
-            orderBy: orderOf(userSorts, sort, p.direction),
-            offset: page.offset,
-            limit: page.limit,
-          });
+    const result = await ctx.store.find<UserRecord>('users', {
+      where: matching(query),
+      orderBy: orderOf(relevantUserSorts, sort, p.direction),
+      offset: page.offset,
+      limit: page.limit,
+    });
     return listReply(ctx, page, result.total, await representUsers(ctx, result.items), 'user');
   },
 });

@@ -6,7 +6,7 @@ import type { ActivityRecord, ActivityType } from '../domain/feed-records';
 import type { ChannelRecord, ChannelUserRecord, ChannelVideoRecord } from '../domain/channel-records';
 import type { CommentRecord } from '../domain/comments';
 import { newChannel } from '../domain/channels';
-import { rememberTag } from '../domain/tags';
+import { rememberTag, tagNames } from '../domain/tags';
 import { newUser } from '../domain/users';
 import { newVideo } from '../domain/video-write';
 import { isoTime } from '../representations/common';
@@ -183,6 +183,7 @@ class PopulationWriter {
     const record = (i: number): Omit<VideoRecord, 'id'> => {
       const time = iso(v.time[i]);
       const [width, height] = this.#random.pick(resolutions);
+      const tags = Array.from(this.#tagsOf(i), (t) => ({ name: this.plan.tags.name[t], canonical: this.plan.tags.canonical[t] }));
       return {
         ...template,
         user_id: this.userIds[v.owner[i]],
@@ -199,7 +200,8 @@ class PopulationWriter {
         plays: v.plays[i],
         likes_total: c.videoLikes[i],
         comments_total: c.videoComments[i],
-        tags: Array.from(this.#tagsOf(i), (t) => ({ name: this.plan.tags.name[t], canonical: this.plan.tags.canonical[t] })),
+        tags,
+        tag_names: tagNames(tags),
         created_time: time,
         modified_time: time,
         release_time: time,

@@ -15,6 +15,7 @@ export const albumCollections: Schema = {
       videos_total: 'integer',
     },
     indexes: [['user_id', 'created_time'], ['user_id', 'name'], ['user_id', 'duration'], ['user_id', 'videos_total']],
+    search: [['name'], ['description']],
   },
   album_videos: {
     id: 'auto',

@@ -28,6 +28,7 @@ export const channelCollections: Schema = {
     },
     indexes: [['name'], ['created_time'], ['followers_total'], ['videos_total'], ['privacy_view', 'created_time'], ['featured', 'created_time']],
     unique: [['link']],
+    search: [['name'], ['description']],
   },
   channel_followers: channelUser,
   /** The owner has a row too. */

@@ -27,9 +27,19 @@ const userVideo = (extra: CollectionSchema['fields'] = {}): CollectionSchema => 
 export const schema: Schema = {
   users: {
     id: 'auto',
-    fields: { name: 'text', name_key: 'string', link: 'string', created_time: 'string', videos_total: 'integer', followers_total: 'integer' },
+    fields: {
+      name: 'text',
+      name_key: 'string',
+      link: 'string',
+      created_time: 'string',
+      videos_total: 'integer',
+      followers_total: 'integer',
+      bio: 'text',
+      location: 'text',
+    },
     indexes: [['created_time'], ['name'], ['followers_total'], ['videos_total'], ['name_key', 'followers_total']],
     unique: [['link']],
+    search: [['name'], ['bio', 'location']],
   },
   tokens: {
     id: 'text',
@@ -41,7 +51,9 @@ export const schema: Schema = {
   },
   videos: {
     id: 'auto',
-    fields: videoFields,
+    // `tag_names`: the video's tags as one text (VideoRecord), so its search index holds them.
+    fields: { ...videoFields, tag_names: 'text' },
+    search: [['name'], ['tag_names'], ['description']],
     // A user's videos in each sort. Ties go to the lowest id in both directions (the Store
     // contract), so a sort that is descending by default needs a descending key to be read in
     // index order instead of sorted.
@@ -94,6 +106,7 @@ export const schema: Schema = {
     id: 'auto',
     fields: { video_id: 'string', user_id: 'string', parent_id: 'string', text: 'text', created_time: 'string' },
     indexes: [['video_id', 'parent_id', 'created_time'], ['parent_id', 'created_time']],
+    search: [['text']],
   },
   credits: {
     id: 'auto',

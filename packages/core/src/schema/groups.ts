@@ -15,6 +15,7 @@ export const groupCollections: Schema = {
       videos_total: 'integer',
     },
     indexes: [['privacy_view', 'created_time'], ['featured', 'created_time'], ['name'], ['members_total'], ['videos_total']],
+    search: [['name'], ['description']],
   },
   group_members: {
     id: 'auto',

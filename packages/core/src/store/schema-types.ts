@@ -32,6 +32,12 @@ export interface CollectionSchema {
    * never returned in documents.
    */
   mirror?: Mirror;
+  /**
+   * Full-text search (search.ts): `text` fields in tiers, the heaviest first (at most four), e.g.
+   * `[['name'], ['tag_names'], ['description']]`. Drivers index them, kept in the same transaction
+   * as every write, and answer `match` conditions and RELEVANCE from that index. `auto` ids only.
+   */
+  search?: readonly (readonly string[])[];
 }
 
 export interface Mirror {

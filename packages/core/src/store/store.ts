@@ -1,4 +1,5 @@
 import type { RateLimit, RateLimiter } from '../engine/rate-limit';
+import type { MatchFilter } from './search';
 
 /**
  * The storage contract every driver implements. All domain logic lives in core; a driver only
@@ -23,6 +24,8 @@ export type Filter =
   | { field: string; op: 'contains'; value: string }
   /** Semi-join: `field` is one of `select.field` of the rows of `select.collection` matching `select.where`. */
   | { field: string; op: 'inSelect'; select: { collection: string; field: string; where?: Filter } }
+  /** Full-text match on the collection's search fields (CollectionSchema.search; search.ts). */
+  | MatchFilter
   | { and: Filter[] }
   | { or: Filter[] }
   | { not: Filter };
@@ -37,6 +40,7 @@ export interface FindOptions {
   /**
    * Applied in order; the store always breaks remaining ties by id ascending (numerically for
    * auto ids). Fields declared `text` sort case-insensitively (ASCII case folding), others by value.
+   * RELEVANCE (search.ts) orders by how well rows match the `match` condition of `where`.
    */
   orderBy?: OrderBy[];
   offset?: number;

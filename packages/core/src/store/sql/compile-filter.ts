@@ -1,3 +1,4 @@
+import { canMatch } from '../search';
 import type { Filter, Scalar } from '../store';
 import { INCOMPARABLE, type SqlDialect, type SqlParams } from './sql-dialect';
 import { column, type SqlTable, type SqlTables } from './sql-table';
@@ -18,6 +19,10 @@ export function compileFilter<V>(dialect: SqlDialect<V>, tables: SqlTables, tabl
   if ('and' in filter) return group(filter.and, 'AND', 'TRUE', compile);
   if ('or' in filter) return group(filter.or, 'OR', 'FALSE', compile);
   if ('not' in filter) return `(${compile(filter.not)}) IS NOT TRUE`;
+  if ('match' in filter) {
+    if (!table.search) throw new Error(`collection ${table.name} is not searchable`);
+    return canMatch(filter.match) ? dialect.match(table, filter.match, params) : 'FALSE';
+  }
   if (!('op' in filter) || typeof filter.field !== 'string') throw new Error(`invalid filter: ${JSON.stringify(filter)}`);
 
   const { field } = filter;

@@ -15,6 +15,7 @@ export {
   indexKey,
   isText,
   quote,
+  searchColumns,
   wantedIndexes,
   type IndexKey,
   type SqlTable,

@@ -1,3 +1,4 @@
+import type { SearchQuery } from '../search';
 import type { OrderBy, Scalar } from '../store';
 import type { SqlTable } from './sql-table';
 
@@ -33,6 +34,8 @@ export interface SqlDialect<V> {
   contains(column: string, needle: string, params: SqlParams<V>): string;
   /** The select list of a semi-join `table.field IN (SELECT other.selected …)`, converted to compare with `table.field`. */
   selected(table: SqlTable, field: string, other: SqlTable, selected: string): string;
+  /** Rows of the searchable `table` that match `query` (which has a term to match) in its search index. */
+  match(table: SqlTable, query: SearchQuery, params: SqlParams<V>): string;
   /** One ORDER BY term: nulls first ascending and last descending, `text` fields folding ASCII case. */
   orderTerm(table: SqlTable, field: string, direction: OrderBy['direction']): string;
 }

@@ -12,6 +12,8 @@ export interface SqlTable {
   unique: readonly (readonly string[])[];
   /** Fields copied from another collection's documents (CollectionSchema.mirror), kept by the driver. */
   mirror?: Mirror;
+  /** Full-text search tiers (CollectionSchema.search), heaviest first. */
+  search?: readonly (readonly string[])[];
 }
 
 export type SqlTables = ReadonlyMap<string, SqlTable>;
@@ -75,8 +77,9 @@ export function describeTables(schema: Schema, reserved: readonly string[], driv
     for (const field of collection.unindexed ?? []) {
       if (!(field in fields)) throw new Error(`collection ${name}: unindexed names undeclared field ${field}`);
     }
-    const { mirror } = collection;
+    const { mirror, search } = collection;
     if (mirror) checkMirror(schema, name, mirror);
+    if (search) checkSearch(name, collection, search);
     const mirrored = new Set(Object.keys(mirror?.fields ?? {}));
     tables.set(name, {
       name,
@@ -86,6 +89,7 @@ export function describeTables(schema: Schema, reserved: readonly string[], driv
       columns: Object.keys(fields).filter((field) => !mirrored.has(field)),
       unique: collection.unique ?? [],
       ...(mirror ? { mirror } : {}),
+      ...(search ? { search } : {}),
     });
   }
   return tables;
@@ -100,6 +104,18 @@ function checkMirror(schema: Schema, name: string, mirror: Mirror): void {
     if (!(from in source.fields)) throw new Error(`collection ${name}: mirrored field ${local} copies undeclared ${mirror.collection}.${from}`);
   }
 }
+
+function checkSearch(name: string, collection: CollectionSchema, search: readonly (readonly string[])[]): void {
+  if (collection.id !== 'auto') throw new Error(`collection ${name}: only auto-id collections are searchable`);
+  if (search.length === 0 || search.length > 4 || search.some((tier) => tier.length === 0)) throw new Error(`collection ${name}: search takes one to four non-empty tiers`);
+  for (const field of search.flat()) {
+    if (collection.fields[field] !== 'text') throw new Error(`collection ${name}: search field ${field} is not a declared text field`);
+  }
+}
+
+/** The search fields of a table in index column order, each with its tier. */
+export const searchColumns = (table: SqlTable): { field: string; tier: number }[] =>
+  (table.search ?? []).flatMap((tier, index) => tier.map((field) => ({ field, tier: index })));
 
 function checkName(name: string, what: string): void {
   // JSON paths cannot express every character; plain identifiers are all core needs.

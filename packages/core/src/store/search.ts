@@ -1,0 +1,91 @@
+import type { Filter, OrderBy } from './store';
+
+/**
+ * Full-text search as the Store contract carries it: core parses what a person typed into a
+ * SearchQuery once, so every driver answers the same question from its own index (FTS5, tsvector,
+ * the JSON store's inverted index), and the schema says which fields each collection searches.
+ *
+ * Semantics, the same on every driver: case and accents are ignored; every term must match (AND);
+ * a bare word matches any word it begins (`doc` finds "Documentary"); `"quoted words"` match those
+ * whole words in a row within one field; `-word` and `-"a phrase"` exclude. A query with no term
+ * to match (only exclusions, or only punctuation) matches nothing.
+ */
+
+/** One term: its folded words; a phrase when quoted, else one word matched as a prefix. */
+export interface SearchTerm {
+  words: readonly string[];
+  phrase: boolean;
+  exclude: boolean;
+}
+
+export interface SearchQuery {
+  terms: readonly SearchTerm[];
+}
+
+/** The condition "this document matches `query` in its collection's search fields" (CollectionSchema.search). */
+export interface MatchFilter {
+  match: SearchQuery;
+}
+
+/**
+ * The order key of relevance: `{ field: RELEVANCE, direction: 'desc' }` puts the best matches
+ * first. Only with a `match` condition that `where` requires (itself, or under its `and`s).
+ */
+export const RELEVANCE = '$relevance';
+
+/** Terms past this many are dropped: each costs an index lookup. */
+const MAX_TERMS = 16;
+/** Words are cut to this many characters. */
+const MAX_WORD = 64;
+
+/** Lower case without diacritics (NFD, combining marks removed): how both documents and queries are compared. */
+export const foldText = (text: string): string => text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+
+/** The folded words of a text: runs of letters and digits, as FTS5's unicode61 tokenizer splits them. */
+export const searchWords = (text: string): string[] => foldText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+/** Parses what a person typed; see the module comment for the syntax. */
+export function parseSearch(input: string): SearchQuery {
+  const terms: SearchTerm[] = [];
+  // A quoted phrase (optionally -excluded; an unclosed quote runs to the end), or a bare word.
+  for (const [, minus, quoted, bare] of input.matchAll(/(-?)(?:"([^"]*)"?|([^\s"]+))/g)) {
+    const exclude = minus === '-';
+    const words = searchWords(quoted ?? bare).map((w) => w.slice(0, MAX_WORD));
+    if (words.length === 0) continue;
+    if (quoted !== undefined) terms.push({ words, phrase: true, exclude });
+    // A bare word with punctuation inside ("rock-n-roll") is each of its words.
+    else for (const word of words) terms.push({ words: [word], phrase: false, exclude });
+  }
+  return { terms: terms.slice(0, MAX_TERMS) };
+}
+
+/** The `match` condition for what a person typed. */
+export const matches = (input: string): MatchFilter => ({ match: parseSearch(input) });
+
+/** A list's `query` as a condition: none when it is absent or blank. */
+export const matching = (input: string | undefined): MatchFilter | undefined => (input?.trim() ? matches(input) : undefined);
+
+/** Whether a query can match anything at all: it needs a term that is not an exclusion. */
+export const canMatch = (query: SearchQuery): boolean => query.terms.some((t) => !t.exclude);
+
+/**
+ * Relevance weights by tier (CollectionSchema.search: the first tier weighs most). Drivers with
+ * their own scale (PostgreSQL's four weight classes) keep this order.
+ */
+export const SEARCH_WEIGHTS: readonly number[] = [10, 4, 1, 0.5];
+
+/** The search a find ranks by: the `match` of its where (alone or in its top `and`) when its order asks for RELEVANCE. */
+export function rankedSearch(where: Filter | undefined, orderBy: readonly OrderBy[] = []): SearchQuery | undefined {
+  return orderBy.some((o) => o.field === RELEVANCE) ? topMatch(where) : undefined;
+}
+
+/** The `match` that `where` requires: itself, or one of its `and`'s (at any depth of `and`s). */
+function topMatch(where: Filter | undefined): SearchQuery | undefined {
+  if (!where) return undefined;
+  if ('match' in where) return where.match;
+  if ('and' in where) for (const part of where.and) {
+    const found = topMatch(part);
+    if (found) return found;
+  }
+  return undefined;
+}

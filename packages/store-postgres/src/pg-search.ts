@@ -1,0 +1,121 @@
+import { SEARCH_WEIGHTS, type SearchQuery, type SearchTerm } from '@reelbase/core';
+import { quote, searchColumns, type SqlTable } from '@reelbase/core/sql';
+import type { PoolClient } from 'pg';
+import { identifier, type PgTables } from './pg-columns';
+
+/**
+ * A searchable collection's index (CollectionSchema.search) is a weighted tsvector, a generated
+ * column (so every write keeps it, in its own transaction) under a GIN index. Tiers take the
+ * weights A, B, C, D. Words are compared as the `simple` configuration leaves them (lower case,
+ * never stemmed, as the other drivers), after `unaccent` (or, where the extension cannot be
+ * created, a fixed table of Latin accents) and with punctuation turned to spaces, so words split
+ * where FTS5's unicode61 splits them.
+ */
+export const SEARCH_COLUMN = 'rb_search';
+const UNACCENT = 'rb_search_unaccent';
+const FOLD = 'rb_search_fold';
+
+const ACCENTED = 'ÀÁÂÃÄÅàáâãäåÇçÈÉÊËèéêëÌÍÎÏìíîïÑñÒÓÔÕÖØòóôõöøÙÚÛÜùúûüÝýÿ';
+const PLAIN = 'AAAAAAaaaaaaCcEEEEeeeeIIIIiiiiNnOOOOOOooooooUUUUuuuuYyy';
+
+/**
+ * The schema holding the unaccent extension, creating it when it is missing and this user may;
+ * null when it cannot be had (or nothing is searchable). Run outside a transaction: a refused
+ * CREATE EXTENSION would abort it.
+ */
+export async function unaccentSchema(db: PoolClient, tables: PgTables): Promise<string | null> {
+  if (![...tables.values()].some((t) => t.search)) return null;
+  const find = async () =>
+    (await db.query<{ schema: string }>(`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'unaccent'`)).rows[0]?.schema ?? null;
+  const found = await find();
+  if (found !== null) return found;
+  // A trusted extension since PostgreSQL 13; a user without CREATE on the database is refused.
+  await db.query('CREATE EXTENSION IF NOT EXISTS unaccent').catch(() => undefined);
+  return find();
+}
+
+function functionBodies(unaccent: string | null): Map<string, string> {
+  const strip = unaccent === null ? `translate($1, '${ACCENTED}', '${PLAIN}')` : `${quote(unaccent)}.unaccent('${quote(unaccent)}.unaccent'::regdictionary, $1)`;
+  return new Map([
+    [UNACCENT, ` SELECT ${strip} `],
+    [FOLD, ` SELECT regexp_replace(${UNACCENT}($1), '[[:punct:]]+', ' ', 'g') `],
+  ]);
+}
+
+/** The tsvector of a table's search fields, each tier with its weight. */
+function vectorOf(table: SqlTable): string {
+  return searchColumns(table)
+    .map(({ field, tier }) => `setweight(to_tsvector('simple'::regconfig, ${FOLD}(coalesce(${quote(field)}, ''))), '${'ABCD'[tier]}')`)
+    .join(' || ');
+}
+
+/**
+ * The statements that bring the search columns, their functions and GIN indexes to the schema;
+ * none when they match. A column is made again when its definition (recorded as its comment)
+ * changes, which rebuilds it from the rows in that one statement.
+ */
+export async function planSearch(db: PoolClient, tables: PgTables, unaccent: string | null): Promise<string[]> {
+  const searchable = [...tables.values()].filter((t) => t.search);
+  if (searchable.length === 0) return [];
+  const bodies = functionBodies(unaccent);
+  const existing = new Map(
+    (
+      await db.query<{ name: string; body: string }>(
+        `SELECT proname AS name, prosrc AS body FROM pg_proc WHERE pronamespace = current_schema()::regnamespace AND proname = ANY($1)`,
+        [[...bodies.keys()]],
+      )
+    ).rows.map((f) => [f.name, f.body]),
+  );
+  const comments = new Map(
+    (
+      await db.query<{ table: string; comment: string | null }>(
+        `SELECT c.relname AS table, col_description(a.attrelid, a.attnum) AS comment FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+          WHERE c.relnamespace = current_schema()::regnamespace AND a.attname = $1 AND NOT a.attisdropped`,
+        [SEARCH_COLUMN],
+      )
+    ).rows.map((r) => [r.table, r.comment]),
+  );
+  const ddl: string[] = [];
+  const changedFunctions = [...bodies].some(([name, body]) => existing.get(name) !== body);
+  if (changedFunctions) {
+    for (const [name, body] of bodies) {
+      ddl.push(`CREATE OR REPLACE FUNCTION ${name}(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $rb$${body}$rb$`);
+    }
+  }
+  for (const table of searchable) {
+    const vector = vectorOf(table);
+    const definition = `${vector} /* ${[...bodies.values()].join(';')} */`;
+    const index = quote(identifier(`rbsearch_${table.name}`));
+    if (comments.get(table.name) === definition && !changedFunctions) continue;
+    if (comments.has(table.name)) ddl.push(`ALTER TABLE ${table.sql} DROP COLUMN ${SEARCH_COLUMN}`);
+    ddl.push(`ALTER TABLE ${table.sql} ADD COLUMN ${SEARCH_COLUMN} tsvector GENERATED ALWAYS AS (${vector}) STORED`);
+    ddl.push(`COMMENT ON COLUMN ${table.sql}.${SEARCH_COLUMN} IS '${definition.replaceAll("'", "''")}'`);
+    ddl.push(`CREATE INDEX ${index} ON ${table.sql} USING gin (${SEARCH_COLUMN})`);
+  }
+  return ddl;
+}
+
+/** tsquery text for a parsed search (which has a term to match): every word quoted, bare ones as prefixes. */
+export function tsQuery(query: SearchQuery): string {
+  const term = (t: SearchTerm) => `(${t.words.map((w) => `'${w}'${t.phrase ? '' : ':*'}`).join(' <-> ')})`;
+  return [...query.terms.filter((t) => !t.exclude).map(term), ...query.terms.filter((t) => t.exclude).map((t) => `!${term(t)}`)].join(' & ');
+}
+
+/** The bound tsquery, folded as the documents are. */
+export const tsQueryExpression = (bound: string): string => `to_tsquery('simple'::regconfig, ${UNACCENT}(${bound}))`;
+
+/**
+ * Relevance as every driver scores it (SEARCH_WEIGHTS): for each wanted term, the weight of the
+ * heaviest tier (tsvector weight A to D) it matches in, summed. `bind` adds a value and answers
+ * its placeholder.
+ */
+export function tsScore(table: SqlTable, query: SearchQuery, bind: (value: string) => string): string {
+  const tiers = (table.search ?? []).map((_, tier) => ({ label: 'ABCD'[tier], weight: SEARCH_WEIGHTS[tier] }));
+  const term = (t: SearchTerm) => {
+    const cases = tiers.map(
+      ({ label, weight }) => `WHEN ${SEARCH_COLUMN} @@ ${tsQueryExpression(bind(t.words.map((w) => `'${w}':${t.phrase ? '' : '*'}${label}`).join(' <-> ')))} THEN ${weight}`,
+    );
+    return `(CASE ${cases.join(' ')} ELSE 0 END)`;
+  };
+  return `(${query.terms.filter((t) => !t.exclude).map(term).join(' + ')})`;
+}

@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { and, eq, matches, RELEVANCE, type Doc, type Schema, type Store } from '@reelbase/core';
+import type { StoreTestDriver } from './driver';
+
+/** A searchable collection: title weighs most, then labels, then body. */
+const searchSchema: Schema = {
+  clips: {
+    id: 'auto',
+    fields: { title: 'text', labels: 'text', body: 'text', owner: 'string', plays: 'integer' },
+    search: [['title'], ['labels'], ['body']],
+  },
+};
+
+const clips = [
+  { title: 'Café au lait', labels: 'drinks', body: 'Morning in Paris', owner: 'a', plays: 5 },
+  { title: 'The red car', labels: 'cars', body: 'A fast drive', owner: 'a', plays: 9 },
+  { title: 'Car, red and blue', labels: 'paint', body: 'Colours', owner: 'b', plays: 1 },
+  { title: 'Documentary night', labels: 'film', body: 'About cafes', owner: 'b', plays: 3 },
+  { title: 'Sunset', labels: 'documentary', body: 'Beach walk', owner: 'a', plays: 7 },
+  { title: 'Harbour', labels: 'boats', body: 'A documentary on fishing', owner: 'b', plays: 2 },
+  { title: 'ÉCOLE', labels: 'school', body: 'Crème brûlée recipe', owner: 'a', plays: 4 },
+];
+
+const ids = (docs: readonly Doc[]) => docs.map((d) => d.id).sort((a, b) => Number(a) - Number(b));
+
+/**
+ * Full-text `match` and RELEVANCE (core's search.ts): the same answers from every driver's index,
+ * kept in step with each write and rolled back with its transaction.
+ */
+export function searchTests(driver: StoreTestDriver): void {
+  describe('search', () => {
+    let store: Store;
+    beforeEach(async () => {
+      store = await driver.open(searchSchema);
+      await store.insertMany('clips', clips);
+    });
+    afterEach(() => store.close());
+
+    const found = async (query: string) => ids((await store.find('clips', { where: matches(query) })).items);
+
+    const cases: [string, string, string[]][] = [
+      ['folds case and accents, in documents', 'cafe', ['1', '4']],
+      ['folds case and accents, in queries', 'ÉCOLE', ['7']],
+      ['folds accents typed into a query', 'creme brulee', ['7']],
+      ['matches a word by its beginning', 'docu', ['4', '5', '6']],
+      ['needs every word', 'red car', ['2', '3']],
+      ['matches a quoted phrase in order', '"red car"', ['2']],
+      ['a quoted word is whole', '"cafe"', ['1']],
+      ['excludes a -word', 'car -blue', ['2']],
+      ['excludes a -"phrase"', 'car -"red and"', ['2']],
+      ['a query of exclusions alone matches nothing', '-car', []],
+      ['punctuation alone matches nothing', '!!! ,,', []],
+      ['matches nothing for an unknown word', 'zebra', []],
+      ['searches every tier', 'paint', ['3']],
+    ];
+    for (const [label, query, expected] of cases) it(`${label}: ${JSON.stringify(query)}`, async () => assert.deepEqual(await found(query), expected));
+
+    it('combines with other conditions, and counts only what both hold', async () => {
+      const result = await store.find('clips', { where: and(matches('documentary'), eq('owner', 'b')), limit: 1 });
+      assert.equal(result.total, 2);
+      assert.equal(await store.count('clips', and(matches('documentary'), eq('owner', 'b'))), 2);
+    });
+
+    it('ranks by tier: a title match before a label match before a body match', async () => {
+      const { items, total } = await store.find('clips', { where: matches('documentary'), orderBy: [{ field: RELEVANCE, direction: 'desc' }] });
+      assert.deepEqual(
+        items.map((d) => d.id),
+        ['4', '5', '6'],
+      );
+      assert.equal(total, 3);
+      const reversed = await store.find('clips', { where: matches('documentary'), orderBy: [{ field: RELEVANCE, direction: 'asc' }] });
+      assert.deepEqual(
+        reversed.items.map((d) => d.id),
+        ['6', '5', '4'],
+      );
+    });
+
+    it('pages a ranked list, and findOne answers its first', async () => {
+      const orderBy = [{ field: RELEVANCE, direction: 'desc' as const }];
+      const page = await store.find('clips', { where: and(eq('owner', 'b'), matches('doc')), orderBy, offset: 1, limit: 1 });
+      assert.deepEqual(
+        page.items.map((d) => d.id),
+        ['6'],
+      );
+      assert.equal(page.total, 2);
+      assert.equal((await store.findOne('clips', matches('doc'), orderBy))?.id, '4');
+    });
+
+    it('scores by tier only, so equal tiers fall to the next sort key', async () => {
+      // "car" is in both titles: the same score whatever else the titles hold; plays then decide.
+      const { items } = await store.find('clips', { where: matches('car'), orderBy: [{ field: RELEVANCE, direction: 'desc' }, { field: 'plays', direction: 'asc' }] });
+      assert.deepEqual(
+        items.map((d) => d.id),
+        ['3', '2'],
+      );
+    });
+
+    it('ranks after another sort key as a tie-break', async () => {
+      const { items } = await store.find('clips', { where: matches('car'), orderBy: [{ field: 'owner', direction: 'asc' }, { field: RELEVANCE, direction: 'desc' }] });
+      assert.deepEqual(
+        items.map((d) => d.id),
+        ['2', '3'],
+      );
+    });
+
+    it('finds a document by its new words after an update, and not by its old ones', async () => {
+      await store.update('clips', '5', { title: 'Moonrise' });
+      assert.deepEqual(await found('sunset'), []);
+      assert.deepEqual(await found('moon'), ['5']);
+      await store.update('clips', '5', { plays: 100 });
+      assert.deepEqual(await found('moon'), ['5']);
+    });
+
+    it('forgets a deleted document', async () => {
+      await store.delete('clips', '1');
+      assert.deepEqual(await found('cafe'), ['4']);
+      await store.deleteWhere('clips', eq('owner', 'b'));
+      assert.deepEqual(await found('cafe'), []);
+    });
+
+    it('indexes within the transaction and forgets what a rollback undoes', async () => {
+      await assert.rejects(
+        store.transaction(async (tx) => {
+          await tx.insert('clips', { title: 'Volcano', labels: '', body: '', owner: 'a', plays: 0 });
+          await tx.update('clips', '2', { title: 'Blue bicycle' });
+          assert.deepEqual(ids((await tx.find('clips', { where: matches('volcano') })).items), ['8']);
+          throw new Error('undo');
+        }),
+        /undo/,
+      );
+      assert.deepEqual(await found('volcano'), []);
+      assert.deepEqual(await found('bicycle'), []);
+      assert.deepEqual(await found('"red car"'), ['2']);
+    });
+
+    it('indexes documents restored with their ids', async () => {
+      await store.insertWithId('clips', { id: '40', title: 'Glacier', labels: '', body: '', owner: 'a', plays: 0 });
+      assert.deepEqual(await found('glac'), ['40']);
+    });
+  });
+}
