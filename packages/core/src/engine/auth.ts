@@ -8,14 +8,12 @@ import { unauthorized } from './errors';
 import type { Scope } from './scopes';
 
 /**
- * Who is calling: a user with the scopes of their token, or an anonymous viewer with `public`.
- * `app` is the app the token was issued to (none for a personal token or no token): a client
- * credentials token is anonymous plus its app.
+ * Who is calling: a user with the scopes of their token, or an anonymous viewer with `public`
+ * (as is an app's own token, from client credentials: it has no user).
  */
 export interface Principal {
   user: UserRecord | null;
   scopes: ReadonlySet<Scope>;
-  app?: string;
 }
 
 export type TokenRecord = {
@@ -59,7 +57,7 @@ const principals = new WeakMap<TokenRecord, { user: UserRecord | null; principal
 function principalOfRecord(record: TokenRecord, user: UserRecord | null): Principal {
   const known = principals.get(record);
   if (known && known.user === user) return known.principal;
-  const principal: Principal = { user, scopes: new Set(record.scopes), ...(record.app_id ? { app: record.app_id } : {}) };
+  const principal: Principal = { user, scopes: new Set(record.scopes) };
   if (isShared(record) && (user === null || isShared(user))) principals.set(record, { user, principal });
   return principal;
 }
