@@ -47,6 +47,8 @@ const table: Record<string, Entry> = {
   'users.get': pub,
   'users.update': self({ body: { name: 'Hijacked', bio: 'pwned' } }),
   'users.search': pub,
+  // Search (issue 38): only what the caller may list, which search.test.ts checks.
+  'videos.search': pub,
   'videos.get': pub,
   // Playback (issue 8): readable by whoever may view the video; privacy is the visibility matrix's job.
   'videos.file.get': pub,

@@ -23,8 +23,6 @@ export interface VideoPrivacyDefaults {
 export type UserRecord = {
   id: string;
   name: string;
-  /** `name` as user search ranks it (domain/user-search.ts nameKey); kept in step with `name`. */
-  name_key: string;
   /** Custom URL slug, unique when set. */
   link: string | null;
   location: string;

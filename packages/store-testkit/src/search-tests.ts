@@ -134,6 +134,19 @@ export function searchTests(driver: StoreTestDriver): void {
       assert.deepEqual(await found('"red car"'), ['2']);
     });
 
+    const { reopen } = driver;
+    if (reopen) it('finds what a store held before it was searchable, once reopened with search declared (an upgrade)', async () => {
+      await store.close();
+      const { search: _search, ...plain } = searchSchema.clips;
+      const before = await driver.open({ clips: plain });
+      await before.insertMany('clips', clips);
+      await before.close();
+      store = await reopen(searchSchema);
+      assert.deepEqual(await found('cafe'), ['1', '4']);
+      await store.update('clips', '1', { title: 'Tea' });
+      assert.deepEqual(await found('cafe'), ['4']);
+    });
+
     it('indexes documents restored with their ids', async () => {
       await store.insertWithId('clips', { id: '40', title: 'Glacier', labels: '', body: '', owner: 'a', plays: 0 });
       assert.deepEqual(await found('glac'), ['40']);

@@ -7,7 +7,6 @@ import type { Context } from '../engine/operation';
 import type { Scope } from '../engine/scopes';
 import { isoTime, type RepresentContext } from '../representations/common';
 import { representUser, type UserFacts } from '../representations/user';
-import { nameKey } from './user-search';
 import { since, type Version } from '../engine/versions';
 import { connectionTotals } from './user-connections';
 import { identityOf, Remembered } from '../representations/remembered';
@@ -32,7 +31,6 @@ export async function createUser(store: Store, now: Date, input: NewUser, defaul
 export function newUser(input: NewUser, time: string, defaultAccount = 'pro'): Omit<UserRecord, 'id'> {
   return {
     name: input.name,
-    name_key: nameKey(input.name),
     link: input.link ?? null,
     location: input.location ?? '',
     bio: input.bio ?? '',

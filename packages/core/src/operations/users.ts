@@ -8,7 +8,6 @@ import { hashSecret } from '../domain/secrets';
 import type { UserRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { stripUndefined } from '../domain/patch';
-import { nameKey } from '../domain/user-search';
 import { matching, RELEVANCE } from '../store/search';
 import { StoreConflictError, type OrderBy } from '../store/store';
 
@@ -64,7 +63,6 @@ export const updateUser = operation({
     }
     const patch: Partial<UserRecord> = stripUndefined({
       name: p.name,
-      name_key: p.name === undefined ? undefined : nameKey(p.name),
       bio: p.bio,
       location: p.location,
       link: p.link,

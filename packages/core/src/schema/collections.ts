@@ -29,7 +29,6 @@ export const schema: Schema = {
     id: 'auto',
     fields: {
       name: 'text',
-      name_key: 'string',
       link: 'string',
       created_time: 'string',
       videos_total: 'integer',
@@ -37,7 +36,7 @@ export const schema: Schema = {
       bio: 'text',
       location: 'text',
     },
-    indexes: [['created_time'], ['name'], ['followers_total'], ['videos_total'], ['name_key', 'followers_total']],
+    indexes: [['created_time'], ['name'], ['followers_total'], ['videos_total']],
     unique: [['link']],
     search: [['name'], ['bio', 'location']],
   },
