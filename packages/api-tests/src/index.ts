@@ -6,3 +6,4 @@ export { fetchBytes, filesUnder, imageSize, makeClip, makeImage, putFile, type C
 export { decodes, probeBytes } from './probe-output';
 export { WebhookReceiver, type Delivery } from './webhook-receiver';
 export { browserSkip, findChromium } from './browser';
+export { TestS3 } from './s3';

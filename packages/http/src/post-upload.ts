@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
-import { ApiError, finishUpload, newBlobKey, stagingKey, uploadFormPage, type MediaTools, type Service } from '@reelbase/core';
-import type { FsBlobStore } from './fs-blob-store';
+import { ApiError, finishUpload, newBlobKey, stagingKey, uploadFormPage, type BlobStore, type MediaTools, type Service } from '@reelbase/core';
 import { linkId, openLink, refuse, type Write } from './upload-link';
 
 export const postPath = '/uploads/post';
@@ -12,7 +11,7 @@ export const postPath = '/uploads/post';
  * core finishes the upload, and the browser is redirected to upload.redirect_url when given.
  * A GET of the link shows the form as a page of its own.
  */
-export function createPostHandler(service: Service, blobs: FsBlobStore, media: MediaTools, write: Write, origin: (req: IncomingMessage) => string) {
+export function createPostHandler(service: Service, blobs: BlobStore, media: MediaTools, write: Write, origin: (req: IncomingMessage) => string) {
   const fail = (req: IncomingMessage, res: ServerResponse, e: ApiError) => refuse(service, write, req, res, e);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const id = linkId(req, postPath);
@@ -88,7 +87,7 @@ export const streamPath = '/uploads/stream';
  * The streaming approach's upload_link: a PUT of the raw bytes (within the size cap) into a staging
  * blob; DELETE /users/{user_id}/uploads/{upload} (core) then checks, probes and keeps it.
  */
-export function createStreamHandler(service: Service, blobs: FsBlobStore, write: Write) {
+export function createStreamHandler(service: Service, blobs: BlobStore, write: Write) {
   const fail = (req: IncomingMessage, res: ServerResponse, e: ApiError) => refuse(service, write, req, res, e);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const id = linkId(req, streamPath);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, type MediaTools, type Service, type ServiceResponse } from '@reelbase/core';
+import { join } from 'node:path';
+import { ApiError, type BlobStore, type MediaTools, type Service, type ServiceResponse } from '@reelbase/core';
 import { createMediaTools } from '@reelbase/media';
 import { corsHeaders, preflightHeaders, type CorsOrigins } from './cors';
 import { BodyTooLargeError, hasBody, readBody } from './read-body';
@@ -17,8 +18,10 @@ export interface ListenerOptions {
   cors?: CorsOrigins;
   /** Behind a reverse proxy: the origin for absolute links from X-Forwarded-Proto/Host, the client address (rate limits) from X-Forwarded-For. */
   trustProxy?: boolean;
-  /** Directory of video files (the blob store) and of uploads in progress. Default `./files`. */
+  /** Directory of video files (when `blobs` is not given) and of uploads in progress. Default `./files`. */
   filesDir?: string;
+  /** Where video files live; default the filesystem under `filesDir`. */
+  blobs?: BlobStore;
   /** Image, frame and caption tools; default @reelbase/media's (sharp, ffmpeg). */
   media?: MediaTools;
 }
@@ -28,11 +31,11 @@ export function createRequestListener(service: Service, options: ListenerOptions
   const limit = options.maxBodyBytes ?? 1024 * 1024;
   const cors = options.cors ?? '*';
   const trustProxy = options.trustProxy ?? false;
-  const blobs = new FsBlobStore(options.filesDir ?? 'files');
+  const blobs = options.blobs ?? new FsBlobStore(options.filesDir ?? 'files');
   const media: MediaTools = options.media ?? createMediaTools();
   const slots = new UploadSlots(service.config.maxConcurrentUploads);
   const send = (res: ServerResponse, answer: ServiceResponse) => write(res, answer, {}, false);
-  const tus = createTusHandler(service, blobs, media, send);
+  const tus = createTusHandler(service, blobs, join(options.filesDir ?? 'files', '.tus'), media, send);
   const post = createPostHandler(service, blobs, media, send, (req) => origin(req, trustProxy));
   const stream = createStreamHandler(service, blobs, send);
   /** An upload link: the request moving bytes (`moves`) needs a free upload slot before it reads any. */
@@ -94,7 +97,7 @@ export function createRequestListener(service: Service, options: ListenerOptions
 }
 
 /** Streams a blob core decided to send, honouring one `Range: bytes=` range (206, or 416 when unsatisfiable). */
-function sendFile(req: IncomingMessage, res: ServerResponse, blobs: FsBlobStore, answer: ServiceResponse, extra: Record<string, string>, head: boolean): void {
+function sendFile(req: IncomingMessage, res: ServerResponse, blobs: BlobStore, answer: ServiceResponse, extra: Record<string, string>, head: boolean): void {
   const file = answer.file!;
   const headers: Record<string, string> = {
     ...extra,

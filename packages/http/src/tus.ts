@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { createReadStream } from 'node:fs';
 import { Server as TusServer, Upload } from '@tus/server';
 import { FileStore } from '@tus/file-store';
-import { ApiError, finishUpload, newBlobKey, type MediaTools, type Service } from '@reelbase/core';
-import type { FsBlobStore } from './fs-blob-store';
+import { ApiError, finishUpload, newBlobKey, type BlobStore, type MediaTools, type Service } from '@reelbase/core';
 import { linkId, openLink, refuse, type Write } from './upload-link';
 
 export const tusPath = '/uploads/tus';
@@ -14,12 +13,12 @@ export const tusPath = '/uploads/tus';
  * `<files>/.tus`. Core decides whether a link is valid and what a finished file becomes; this only
  * moves bytes: it creates the tus upload on first use, then hands the finished file to the blob store.
  */
-export function createTusHandler(service: Service, blobs: FsBlobStore, media: MediaTools, write: Write) {
+export function createTusHandler(service: Service, blobs: BlobStore, tusDir: string, media: MediaTools, write: Write) {
   // Made on first use: FileStore creates its directory, and most servers never see a tus request.
   let made: { datastore: FileStore; tus: TusServer } | undefined;
   const make = () => (made ??= build());
   const build = () => {
-    const datastore = new FileStore({ directory: join(blobs.root, '.tus') });
+    const datastore = new FileStore({ directory: tusDir });
     const tus = new TusServer({
       path: tusPath,
       datastore,
@@ -31,7 +30,7 @@ export function createTusHandler(service: Service, blobs: FsBlobStore, media: Me
       async onUploadFinish(_req, upload) {
         const key = newBlobKey(upload.id.split(/[.-]/)[0]);
         try {
-          const info = await blobs.put(key, createReadStream(join(blobs.root, '.tus', upload.id)));
+          const info = await blobs.put(key, createReadStream(join(tusDir, upload.id)));
           const done = await finishUpload(service, upload.id, info, { blobs, media });
           for (const k of done.discard) await blobs.deleteTree(k);
         } catch (e) {

@@ -132,7 +132,12 @@ export interface UploadFiles {
 /** ffprobe's view of a file, or why it is not a video (any other failure is ours, and thrown). */
 export async function probeVideo(files: UploadFiles, key: string): Promise<VideoProbe | string> {
   try {
-    return await files.media.probe(files.blobs.localPath(key));
+    const copy = await files.blobs.materialise(key);
+    try {
+      return await files.media.probe(copy.path);
+    } finally {
+      await copy.release();
+    }
   } catch (e) {
     if (isMediaInputError(e)) return e.message;
     throw e;
