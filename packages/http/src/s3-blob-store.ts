@@ -5,7 +5,11 @@ import { join, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
   CopyObjectCommand,
+  CreateMultipartUploadCommand,
+  UploadPartCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -15,7 +19,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { BlobUnavailableError, type BlobBytes, type BlobInfo, type BlobStore, type ByteRange, type LocalCopy, type ReadAt } from '@reelbase/core';
+import { BlobUnavailableError, type MultipartPart, type BlobBytes, type BlobInfo, type BlobStore, type ByteRange, type LocalCopy, type ReadAt } from '@reelbase/core';
 
 /** A bucket and the key prefix inside it, from `s3://BUCKET[/PREFIX]`; null for anything else. */
 export function parseS3Url(url: string): { bucket: string; prefix: string } | null {
@@ -231,6 +235,39 @@ export class S3BlobStore implements BlobStore {
     const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
     await inBatches(files, (file) => this.put(`${prefix}/${relative(dir, file).split(sep).join('/')}`, createReadStream(file)));
     await rm(dir, { recursive: true, force: true });
+  }
+
+  /** Starts a multipart upload of `key`: its id. Nothing is visible until it is completed. */
+  async createMultipart(key: string): Promise<string> {
+    const res = await this.#send(`start an upload of ${key}`, () => this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: this.objectKey(key) })));
+    return res.UploadId!;
+  }
+
+  /** Sends part `number` (from 1) of a multipart upload: its ETag. */
+  async uploadPart(key: string, uploadId: string, number: number, body: Uint8Array): Promise<string> {
+    const res = await this.#send(`store part ${number} of ${key}`, () =>
+      this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key: this.objectKey(key), UploadId: uploadId, PartNumber: number, Body: body })),
+    );
+    return res.ETag!;
+  }
+
+  /** Makes `key` from the parts given (in order): visible whole from now on. */
+  async completeMultipart(key: string, uploadId: string, parts: MultipartPart[]): Promise<void> {
+    await this.#send(`complete ${key}`, () =>
+      this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: this.objectKey(key),
+          UploadId: uploadId,
+          MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.number, ETag: p.etag })) },
+        }),
+      ),
+    );
+  }
+
+  /** Drops a multipart upload's parts (a server that lacks the call answers an error, which is reported). */
+  async abortMultipart(key: string, uploadId: string): Promise<void> {
+    await this.#send(`abort the upload of ${key}`, () => this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: this.objectKey(key), UploadId: uploadId })));
   }
 
   presign(key: string, o: { seconds: number; type: string; downloadName?: string }): Promise<string> {

@@ -43,9 +43,10 @@ export function registerServe(program: Command, io: CliIo): void {
       const trustProxy = opts.trustProxy ?? parseSwitch('REELBASE_TRUST_PROXY', fromEnv(env, 'REELBASE_TRUST_PROXY'));
       const { service, target, filesDir } = await openService(io, opts.store);
       const blobs = openBlobStore(opts.blobs, filesDir, env);
+      const redirectFiles = parseSwitch('REELBASE_BLOBS_REDIRECT', fromEnv(env, 'REELBASE_BLOBS_REDIRECT'));
       let running;
       try {
-        running = await serve(service, { port, host, cors, filesDir, blobs, trustProxy, worker: opts.worker === false ? false : { concurrency: transcodeConcurrency(env) } });
+        running = await serve(service, { port, host, cors, filesDir, blobs, redirectFiles, trustProxy, worker: opts.worker === false ? false : { concurrency: transcodeConcurrency(env) } });
       } catch (e) {
         await service.close();
         throw new Error(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
@@ -58,7 +59,7 @@ export function registerServe(program: Command, io: CliIo): void {
         throw e;
       }
       line(io.stdout, `reelbase serving ${running.url} (store ${target})`);
-      line(io.stdout, `Video files: ${blobs.description}`);
+      line(io.stdout, `Video files: ${blobs.description}${redirectFiles && blobs.presign ? ' (media links redirect to it)' : ''}`);
       line(io.stdout, opts.worker === false ? 'No transcode worker here: run `reelbase worker` beside it.' : await transcodingLine(transcodeConcurrency(env)));
       const tooBig = await jsonCeilingWarning(storeSpecFrom(opts.store, env, cwdOf(io)));
       if (tooBig) line(io.stderr, tooBig);

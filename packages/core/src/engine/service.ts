@@ -1,5 +1,6 @@
 import type { Store } from '../store/store';
 import { StoreConflictError } from '../store/store';
+import { BlobUnavailableError, blobsUnavailable } from '../blobs/blob-store';
 import { bearerToken, identify, principalOf, type Identity, type Principal } from './auth';
 import { defaultConfig, type ServiceConfig } from './config';
 import { ApiError, codes } from './errors';
@@ -199,6 +200,7 @@ export function createEngine(options: ServiceOptions): Service {
         return withQuota(respond(await run(identity, request, version, parsed, found), version, fields));
       } catch (e) {
         if (e instanceof ApiError) return withQuota(respond(errorReply(e), version, undefined));
+        if (e instanceof BlobUnavailableError) return withQuota(respond(errorReply(blobsUnavailable()), version, undefined));
         if (e instanceof StoreConflictError) {
           return withQuota(respond(errorReply(new ApiError(400, codes.invalidInput, 'That already exists.', e.message)), version, undefined));
         }
