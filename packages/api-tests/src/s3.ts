@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
-import { S3BlobStore, s3ClientConfig } from '@reelbase/http';
+import { S3BlobStore, s3ClientConfig } from '@reelbase/http/s3';
 
 /** The credentials s3rver accepts. */
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -59,8 +59,9 @@ export class TestS3 {
     return new S3Client({ ...s3ClientConfig({ REELBASE_S3_FORCE_PATH_STYLE: '1' }), endpoint: this.endpoint, region: 'us-east-1', credentials });
   }
 
-  store(prefix = ''): S3BlobStore {
-    return new S3BlobStore({ bucket: this.bucket, prefix: prefix ? `${prefix}/` : '', client: this.client() });
+  /** A store on the bucket under `prefix`, making tools' local copies in `tmpDir` (default the system's). */
+  store(prefix = '', tmpDir?: string): S3BlobStore {
+    return new S3BlobStore({ bucket: this.bucket, prefix: prefix ? `${prefix}/` : '', client: this.client(), tmpDir });
   }
 
   /** Every object key in the bucket. */

@@ -97,7 +97,7 @@ function conformance(name: string, open: () => Promise<{ blobs: BlobStore; lefto
 
     it('stores a finished directory tree whole, replacing what was there', async () => {
       await blobs.put('videos/5/r/old', [bytes(1)]);
-      const work = await blobs.scratch();
+      const work = await blobs.scratch('job-1');
       await mkdir(join(work.path, '720p'));
       await writeFile(join(work.path, 'master.m3u8'), 'm');
       await writeFile(join(work.path, '720p', 'seg_1.ts'), bytes(2000));

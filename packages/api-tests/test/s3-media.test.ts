@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequestListener, serve, type RunningServer } from '@reelbase/http';
+import { eq, type JobRecord } from '@reelbase/core';
 import { createTusVideo, drivers, fetchBytes, filesUnder, Harness, makeClip, TestS3, type Fixture } from '../src/index';
 
 /** PATCHes `bytes` at `offset` to a tus link (on whichever server `base` names); answers the new offset. */
@@ -33,9 +34,12 @@ describe('media in an S3 bucket (s3rver): uploads, transcodes and serving with n
   let otherDir: string;
   let alice: Fixture;
   let clip: Buffer;
+  /** Where the worker's store makes tools' local copies (source copies, transcode outputs). */
+  const scratch = mkdtempSync(join(tmpdir(), 'reelbase-scratch-'));
+  const scratchDirs = () => readdirSync(scratch);
   before(async () => {
     await s3.start();
-    h = await Harness.start(drivers[0], {}, { blobs: s3.store() });
+    h = await Harness.start(drivers[0], {}, { blobs: s3.store('', scratch) });
     otherDir = mkdtempSync(join(tmpdir(), 'reelbase-files-'));
     // A second server on the same database and bucket, with a files directory of its own.
     other = await serve(h.service, { port: 0, host: '127.0.0.1', filesDir: otherDir, blobs: s3.store(), worker: false });
@@ -46,6 +50,7 @@ describe('media in an S3 bucket (s3rver): uploads, transcodes and serving with n
     await other?.close().catch(() => undefined);
     await h?.stop();
     rmSync(otherDir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
     await s3.dispose();
   });
 
@@ -72,8 +77,24 @@ describe('media in an S3 bucket (s3rver): uploads, transcodes and serving with n
     assert.ok(stored.bytes.equals(clip), 'the object is the bytes sent');
   });
 
+  it('retries a transcode the bucket failed, with back-off, leaving no temporary file', async () => {
+    await s3.stop();
+    try {
+      assert.equal(await h.settle(), 1, 'tried once');
+    } finally {
+      await s3.start();
+    }
+    const [job] = (await h.service.store.find<JobRecord>('jobs', { where: eq('kind', 'transcode') })).items;
+    assert.deepEqual([job.state, job.attempts], ['queued', 1]);
+    assert.match(job.error ?? '', /blob store could not/);
+    assert.equal((await h.call('GET', `/videos/${id}`, { token: alice.token })).body.status, 'transcoding');
+    assert.deepEqual(scratchDirs(), [], 'no temporary copy left behind');
+    h.clock.advance(60);
+  });
+
   it('transcodes from the bucket into the bucket, and serves every rendition through the other server with ranges', async () => {
     assert.equal(await h.settle(), 1);
+    assert.deepEqual(scratchDirs(), [], 'the source copy and the outputs were removed');
     const video = (await h.call('GET', `/videos/${id}`, { token: alice.token })).body;
     assert.equal(video.status, 'available', JSON.stringify(video.transcode));
     const mp4 = new URL(video.play.progressive[0].link);
@@ -154,6 +175,27 @@ describe('media in an S3 bucket (s3rver): uploads, transcodes and serving with n
     assert.equal(await headOffset(pending.link, other.url), 0, 'nothing half-done was recorded');
     assert.equal((await fetchBytes(mp4)).status, 200);
     await fetch(`${h.server.url}/videos/${pending.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${alice.token}` } });
+  });
+
+  it('a delete while the bucket is down answers 204 and its removal waits in a job, retried until the bucket is back', async () => {
+    const doomed = await createTusVideo(h, alice.token, clip.length);
+    await patch(doomed.link, h.server.url, 0, clip.subarray(0, 1000));
+    assert.equal((await s3.keys(`videos/${doomed.id}/`)).length, 1, 'the tail of a partial upload');
+    await s3.stop();
+    try {
+      const r = await fetch(`${other.url}/videos/${doomed.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${alice.token}` } });
+      assert.equal(r.status, 204);
+      const jobs = (await h.service.store.find<JobRecord>('jobs', { where: eq('kind', 'blobs.delete') })).items.filter((j) => j.state !== 'done');
+      assert.deepEqual(jobs.map((j) => [j.state, (j.payload as { keys: string[] }).keys.some((k) => k === `videos/${doomed.id}`)]), [['queued', true]]);
+      assert.ok((await h.settle()) >= 1, 'a worker tried, and failed');
+      assert.equal((await h.service.store.get<JobRecord>('jobs', jobs[0].id))!.state, 'queued', 'queued again after a back-off');
+    } finally {
+      await s3.start();
+    }
+    assert.equal((await s3.keys(`videos/${doomed.id}/`)).length, 1, 'nothing was removed while the bucket was away');
+    h.clock.advance(3600);
+    assert.equal(await h.settle(), 1);
+    assert.deepEqual(await s3.keys(`videos/${doomed.id}/`), []);
   });
 
   it('keeps no media file in either server’s files directory', () => {

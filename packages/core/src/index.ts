@@ -38,6 +38,7 @@ export { readMultipart, saveMultipart, tailKey, type MultipartPart, type Multipa
 export type { VideoProbe, Rendition, TranscodeResult } from './media/media-tools';
 export { createWorker, PermanentJobError, type Worker, type WorkerOptions, type JobHandler } from './jobs/worker';
 export { transcodeHandler, transcodeKind, type TranscodeDeps } from './jobs/transcode-job';
+export { deleteHandler, deleteKind, deleteNow, enqueueDelete } from './jobs/delete-job';
 export { enqueue, claimJob, heartbeat, markDone, markFailed, release, stillHeld, backoffSeconds } from './jobs/queue';
 export { webhookKind, type DeliveryPayload, type WebhookRecord } from './domain/webhooks';
 export type { JobRecord } from './jobs/job-records';

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { cp, mkdir, mkdtemp, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -95,11 +95,8 @@ export class FsBlobStore implements BlobStore {
   }
 
   /** Beside the files, so that `putTree` is one rename. */
-  async scratch(): Promise<LocalCopy> {
-    const tmpDir = join(this.root, '.tmp');
-    await mkdir(tmpDir, { recursive: true });
-    const path = await mkdtemp(join(tmpDir, 'work-'));
-    return { path, release: () => rm(path, { recursive: true, force: true }) };
+  async scratch(name: string): Promise<LocalCopy> {
+    return freshDir(join(this.root, '.tmp'), `work-${name}`);
   }
 
   async putTree(prefix: string, dir: string): Promise<void> {
@@ -111,7 +108,7 @@ export class FsBlobStore implements BlobStore {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
       // Another filesystem: copied under a temporary name, then renamed whole.
-      const tmp = await this.scratch();
+      const tmp = await freshDir(join(this.root, '.tmp'), `copy-${randomBytes(12).toString('hex')}`);
       await cp(dir, tmp.path, { recursive: true });
       await rename(tmp.path, target);
     }
@@ -145,3 +142,12 @@ export class FsBlobStore implements BlobStore {
   }
 }
 
+
+/** An empty directory `name` under `parent` (emptied if an earlier attempt left it), removed on release. */
+export async function freshDir(parent: string, name: string): Promise<LocalCopy> {
+  if (!/^[\w-]+$/.test(name)) throw new Error(`invalid scratch name ${JSON.stringify(name)}`);
+  const path = join(parent, name);
+  await rm(path, { recursive: true, force: true });
+  await mkdir(path, { recursive: true });
+  return { path, release: () => rm(path, { recursive: true, force: true }) };
+}

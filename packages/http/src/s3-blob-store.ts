@@ -1,5 +1,6 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
@@ -19,6 +20,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { freshDir } from './fs-blob-store';
 import { BlobUnavailableError, type MultipartPart, type BlobBytes, type BlobInfo, type BlobStore, type ByteRange, type LocalCopy, type ReadAt } from '@reelbase/core';
 
 /** A bucket and the key prefix inside it, from `s3://BUCKET[/PREFIX]`; null for anything else. */
@@ -214,7 +216,7 @@ export class S3BlobStore implements BlobStore {
 
   /** Downloaded into a directory of its own, removed on release (and when the download fails). */
   async materialise(key: string): Promise<LocalCopy> {
-    const copy = await this.scratch();
+    const copy = await freshDir(this.#tmpDir, `reelbase-copy-${randomBytes(12).toString('hex')}`);
     try {
       const path = join(copy.path, 'input');
       await pipeline(this.get(key), createWriteStream(path));
@@ -225,9 +227,9 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  async scratch(): Promise<LocalCopy> {
-    const path = await mkdtemp(join(this.#tmpDir, 'reelbase-'));
-    return { path, release: () => rm(path, { recursive: true, force: true }) };
+  /** In the machine's temporary directory: a killed attempt's outputs go when the job is retried here. */
+  scratch(name: string): Promise<LocalCopy> {
+    return freshDir(this.#tmpDir, `reelbase-work-${name}`);
   }
 
   async putTree(prefix: string, dir: string): Promise<void> {

@@ -1,7 +1,12 @@
 import type { Readable } from 'node:stream';
 import { DataStore, Upload } from '@tus/server';
-import { readMultipart, saveMultipart, tailKey, type MultipartState, type Service } from '@reelbase/core';
+import { readMultipart, saveMultipart, tailKey, type BlobStore, type MultipartState, type Service } from '@reelbase/core';
 import type { S3BlobStore } from './s3-blob-store';
+
+/** A blob store with multipart uploads of its own (an object store). */
+export type MultipartBlobs = BlobStore & Pick<S3BlobStore, 'createMultipart' | 'uploadPart' | 'completeMultipart' | 'abortMultipart'>;
+
+export const isMultipartStore = (blobs: BlobStore): blobs is MultipartBlobs => typeof (blobs as Partial<MultipartBlobs>).createMultipart === 'function';
 
 /** S3's smallest part but the last; every part but the last is this size (R2 wants them equal). */
 export const multipartPartSize = 5 * 1024 * 1024;
@@ -20,7 +25,7 @@ const offsetConflict = () => ({ status_code: 409, body: 'The upload moved on mea
 export class MultipartTusStore extends DataStore {
   constructor(
     private readonly service: Service,
-    private readonly blobs: S3BlobStore,
+    private readonly blobs: MultipartBlobs,
   ) {
     super();
     this.extensions = ['creation', 'expiration'];

@@ -5,8 +5,7 @@ import { createReadStream } from 'node:fs';
 import { DataStore, Server as TusServer, Upload } from '@tus/server';
 import { FileStore } from '@tus/file-store';
 import { ApiError, BlobUnavailableError, blobsUnavailable, finishUpload, newBlobKey, type BlobStore, type MediaTools, type Service } from '@reelbase/core';
-import { S3BlobStore } from './s3-blob-store';
-import { MultipartTusStore } from './tus-multipart-store';
+import { isMultipartStore, MultipartTusStore, type MultipartBlobs } from './tus-multipart-store';
 import { linkId, openLink, refuse, type Write } from './upload-link';
 
 export const tusPath = '/uploads/tus';
@@ -40,7 +39,7 @@ function fileBytes(blobs: BlobStore, dir: string): TusBytes {
 }
 
 /** In the bucket, as a multipart upload recorded in the database: any server takes the next PATCH. */
-function multipartBytes(service: Service, blobs: S3BlobStore): TusBytes {
+function multipartBytes(service: Service, blobs: MultipartBlobs): TusBytes {
   const datastore = new MultipartTusStore(service, blobs);
   return { datastore, open: async () => undefined, finish: (id) => datastore.finish(id), discard: async () => undefined };
 }
@@ -57,7 +56,7 @@ export function createTusHandler(service: Service, blobs: BlobStore, tusDir: str
   /** The response of the request in flight, for the one header @tus/server cannot add (Retry-After). */
   const current = new AsyncLocalStorage<ServerResponse>();
   const build = () => {
-    const bytes = blobs instanceof S3BlobStore ? multipartBytes(service, blobs) : fileBytes(blobs, tusDir);
+    const bytes = isMultipartStore(blobs) ? multipartBytes(service, blobs) : fileBytes(blobs, tusDir);
     const tus = new TusServer({
       path: tusPath,
       datastore: bytes.datastore,

@@ -1,4 +1,4 @@
-import { createWorker, transcodeHandler, transcodeKind, webhookKind, type BlobStore, type MediaTools, type Service, type Worker } from '@reelbase/core';
+import { createWorker, deleteHandler, deleteKind, transcodeHandler, transcodeKind, webhookKind, type BlobStore, type MediaTools, type Service, type Worker } from '@reelbase/core';
 import { webhookHandler } from './webhook-delivery';
 import { createMediaTools } from '@reelbase/media';
 import { FsBlobStore } from './fs-blob-store';
@@ -36,7 +36,11 @@ export function startWorker(service: Service, o: WorkerStartOptions = {}): Worke
     concurrency: o.concurrency ?? transcodeConcurrency(),
     leaseSeconds: o.leaseSeconds,
     idleMs: o.idleMs,
-    handlers: { [transcodeKind]: transcodeHandler({ store: service.store, blobs, media, now: service.now }), [webhookKind]: webhookHandler(service) },
+    handlers: {
+      [transcodeKind]: transcodeHandler({ store: service.store, blobs, media, now: service.now }),
+      [webhookKind]: webhookHandler(service),
+      [deleteKind]: deleteHandler({ store: service.store, blobs, now: service.now }),
+    },
     // One video's events reach each receiver in the order they happened.
     ordered: [webhookKind],
   });

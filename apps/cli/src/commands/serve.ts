@@ -42,7 +42,7 @@ export function registerServe(program: Command, io: CliIo): void {
       const cors = corsFlag === undefined ? undefined : parseCors(corsFlag);
       const trustProxy = opts.trustProxy ?? parseSwitch('REELBASE_TRUST_PROXY', fromEnv(env, 'REELBASE_TRUST_PROXY'));
       const { service, target, filesDir } = await openService(io, opts.store);
-      const blobs = openBlobStore(opts.blobs, filesDir, env);
+      const blobs = await openBlobStore(opts.blobs, filesDir, env);
       const redirectFiles = parseSwitch('REELBASE_BLOBS_REDIRECT', fromEnv(env, 'REELBASE_BLOBS_REDIRECT'));
       let running;
       try {

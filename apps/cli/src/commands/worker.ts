@@ -21,7 +21,7 @@ export function registerWorker(program: Command, io: CliIo): void {
       const env = envOf(io);
       const concurrency = opts.concurrency === undefined ? transcodeConcurrency(env) : transcodeConcurrency({ REELBASE_TRANSCODE_CONCURRENCY: opts.concurrency });
       const { service, target, filesDir } = await openService(io, opts.store);
-      const blobs = openBlobStore(opts.blobs, filesDir, env);
+      const blobs = await openBlobStore(opts.blobs, filesDir, env);
       const worker = startWorker(service, { blobs, concurrency });
       line(io.stdout, `reelbase worker ${worker.id} on store ${target}, files ${blobs.description}`);
       line(io.stdout, await transcodingLine(concurrency));

@@ -70,8 +70,11 @@ export interface BlobAccess {
   deleteTree(prefix: string): Promise<void>;
   /** A local file holding the bytes of `key`, for a tool that reads files; released when the tool is done. */
   materialise(key: string): Promise<LocalCopy>;
-  /** An empty local directory for a tool to write into, later stored whole with `putTree`. */
-  scratch(): Promise<LocalCopy>;
+  /**
+   * An empty local directory for a tool to write into, later stored whole with `putTree`. It is
+   * named for `name` (a job's id: [\w-]), so what a killed attempt left there goes when the next starts.
+   */
+  scratch(name: string): Promise<LocalCopy>;
   /** Stores every file under the local directory `dir` below `prefix/` (the directory is consumed). */
   putTree(prefix: string, dir: string): Promise<void>;
 }

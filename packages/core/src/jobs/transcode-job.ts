@@ -8,6 +8,7 @@ import type { JobRecord } from './job-records';
 import { enqueue, markDone, stillHeld } from './queue';
 import { PermanentJobError, type JobHandler } from './worker';
 import { emitVideoEvent } from '../domain/webhooks';
+import { deleteNow, enqueueDelete } from './delete-job';
 
 export const transcodeKind = 'transcode';
 
@@ -60,7 +61,7 @@ export function transcodeHandler(d: TranscodeDeps): JobHandler {
       let source: VideoProbe;
       let result: TranscodeResult;
       const input = await d.blobs.materialise(p.file);
-      const work = await d.blobs.scratch().catch(async (e: unknown) => {
+      const work = await d.blobs.scratch(`transcode-${job.id}`).catch(async (e: unknown) => {
         await input.release();
         throw e;
       });
@@ -75,7 +76,8 @@ export function transcodeHandler(d: TranscodeDeps): JobHandler {
       } finally {
         await Promise.all([input.release(), work.release()]);
       }
-      const discard = await d.store.transaction(async (tx) => {
+      /** Swaps the renditions in (while this worker holds the job and the file is wanted): the blobs let go of. */
+      const swap = async (tx: Store): Promise<string[]> => {
         const current = await tx.get<VideoRecord>('videos', video.id);
         const version = current ? await stillWanted(tx, current, p) : false;
         if (!(await stillHeld(tx, job, worker))) return [kept];
@@ -103,8 +105,13 @@ export function transcodeHandler(d: TranscodeDeps): JobHandler {
         await emitVideoEvent(tx, saved!, 'video.available', d.now());
         await markDone(tx, job, d.now());
         return gone;
+      };
+      // What the swap let go of is removed by a job queued with it: it goes even if this worker dies now.
+      const removal = await d.store.transaction(async (tx) => {
+        const gone = await swap(tx);
+        return gone.length ? enqueueDelete(tx, gone, d.now()) : null;
       });
-      for (const key of discard) await d.blobs.deleteTree(key);
+      if (removal) await deleteNow(d.store, d.blobs, removal, d.now);
     },
 
     async failed(tx, job, error) {
