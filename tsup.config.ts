@@ -11,7 +11,7 @@ const pkg = (dir: string, extra: Options = {}): Options => ({
   sourcemap: true,
   clean: true,
   dts: false,
-  external: [/^@reelbase\//, /^@tus\//, 'busboy', 'better-sqlite3', 'pg', 'lowdb', 'superstruct', 'commander', 'ink', 'react', 'sharp', /^@ffmpeg-installer\//],
+  external: [/^@reelbase\//, /^@tus\//, 'busboy', 'better-sqlite3', 'pg', 'lowdb', 'superstruct', 'commander', 'ink', 'react', 'sharp', /^@ffmpeg-installer\//, /^@aws-sdk\//],
   ...extra,
 });
 
@@ -24,6 +24,7 @@ export default defineConfig([
   pkg('packages/store-postgres'),
   pkg('packages/store-testkit'),
   pkg('packages/media'),
-  pkg('packages/http'),
+  // `@reelbase/http/s3`: the S3 blob store, whose SDK only bucket users load.
+  pkg('packages/http', { entry: { index: 'packages/http/src/index.ts', s3: 'packages/http/src/s3.ts' } }),
   pkg('apps/cli'),
 ]);

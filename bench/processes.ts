@@ -31,7 +31,7 @@ export function startReelbase(store: string, env: Record<string, string> = {}): 
 }
 
 /** A peer, `bench/servers/<script>.ts` with `args`. */
-export const startPeer = (script: 'bare' | 'json-server', args: string[]): Promise<ServerProcess> =>
+export const startPeer = (script: 'bare' | 'json-server' | 's3rver', args: string[]): Promise<ServerProcess> =>
   start(script, ['--import', 'tsx', file(`./servers/${script}.ts`), ...args], /^(http:\/\/\S+)$/);
 
 /** Servers started one after another; if one fails to start, those already started are stopped. */

@@ -5,6 +5,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { blobCases } from './cases/blobs';
 import { ceilingCase } from './cases/ceiling';
 import { mediaCases } from './cases/media';
 import { millionCases } from './cases/million';
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
     if (b.wants('oauth')) await oauthCases(b, dir);
     if (b.wants('media')) await mediaCases(b, dir);
     if (b.wants('transcode')) await transcodeCases(b, dir);
+    if (b.wants('blobs')) await blobCases(b, dir);
     if (b.wants('ceiling')) await ceilingCase(b);
     if (settings.scale === '1m' && b.wants('lists')) await millionCases(b);
     else b.targets.push(notRun('1M-video cases (BENCH_SCALE=1m)', 'start < 1 s, p99 < 25 ms, query < 50 ms, RSS < 200 MB'));

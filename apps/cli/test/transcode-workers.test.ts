@@ -83,13 +83,14 @@ describe('a transcode survives SIGKILL of its server (sqlite)', () => {
     const clip = await makeClip({ width: 1280, height: 720, seconds: 10 });
     const { id, link } = await createTusVideo(api, token, clip.length);
     await sendByTus(link, clip);
-    // Killed while ffmpeg writes the ladder: the job's directory has files in it.
-    const work = join(files, 'videos', id, 'work');
-    await appears(join(files, 'videos', id), (e) => e === 'work');
-    const job = await appears(work, () => true);
-    await appears(join(work, job), (e) => e.endsWith('.mp4'));
+    // Killed while ffmpeg writes the ladder: the job's scratch directory has files in it.
+    const work = join(files, '.tmp');
+    await appears(files, (e) => e === '.tmp');
+    const scratch = await appears(work, (e) => e.startsWith('work-transcode-'));
+    const job = scratch.slice('work-transcode-'.length);
+    await appears(join(work, scratch), (e) => e.endsWith('.mp4'));
     await killCli(first);
-    assert.ok(readdirSync(join(work, job)).length > 0, 'half-written outputs were left behind');
+    assert.ok(readdirSync(join(work, scratch)).length > 0, 'half-written outputs were left behind');
     assert.equal(receiver.deliveries.length, 0);
 
     const second = await startCli(['serve', '--port', '0'], env(later), /^Stop with Ctrl-C\.$/, dir);
@@ -104,7 +105,7 @@ describe('a transcode survives SIGKILL of its server (sqlite)', () => {
       const jobs = await transcodes(store, id);
       assert.deepEqual(jobs.map((j) => [j.state, j.attempts]), [['done', 2]], 'one job, taken over once its lease ran out');
       assert.deepEqual(readdirSync(join(files, 'videos', id, 'renditions')), [job], 'one set of renditions');
-      assert.equal(existsSync(join(work, job)), false, 'the half-written outputs are gone');
+      assert.equal(existsSync(join(work, scratch)), false, 'the half-written outputs are gone');
       assert.equal((await store.get<VideoRecord>('videos', id))!.renditions!.key, `videos/${id}/renditions/${job}`);
       assert.equal(receiver.deliveries.length, 1, 'video.available was told once');
     } finally {

@@ -15,6 +15,8 @@ export interface ClipOptions {
   audio?: boolean;
   /** The index (moov) first, as a web upload tool writes it; false leaves it at the end, as a camera does. */
   faststart?: boolean;
+  /** Film grain: incompressible, so a few seconds make megabytes (for multipart uploads). */
+  noise?: boolean;
 }
 
 /**
@@ -22,7 +24,7 @@ export interface ClipOptions {
  * upload, in a few kilobytes. Throws when no ffmpeg resolves (the npm build always does on linux-x64).
  */
 export async function makeClip(o: ClipOptions = {}): Promise<Buffer> {
-  const { width = 320, height = 240, seconds = 2, audio = true, faststart = true } = o;
+  const { width = 320, height = 240, seconds = 2, audio = true, faststart = true, noise = false } = o;
   const ffmpeg = resolveFfmpeg();
   if (!ffmpeg) throw new Error('no ffmpeg: set REELBASE_FFMPEG, put ffmpeg on PATH, or npm install @ffmpeg-installer/ffmpeg');
   const dir = mkdtempSync(join(tmpdir(), 'reelbase-clip-'));
@@ -30,6 +32,7 @@ export async function makeClip(o: ClipOptions = {}): Promise<Buffer> {
     const out = join(dir, 'clip.mp4');
     const args = ['-nostdin', '-v', 'error', '-f', 'lavfi', '-i', `testsrc=size=${width}x${height}:rate=25:duration=${seconds}`];
     if (audio) args.push('-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:a', 'aac', '-shortest');
+    if (noise) args.push('-vf', 'noise=alls=40:allf=t');
     args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', ...(faststart ? ['-movflags', '+faststart'] : []), out);
     await run(ffmpeg.path, args);
     return readFileSync(out);

@@ -1,4 +1,4 @@
-import { createService, createToken, createUser, isoTime, parseScopes, type Service, type Store, type UserRecord } from '@reelbase/core';
+import { createService, createToken, createUser, isoTime, parseScopes, type BlobStore, type Service, type Store, type UserRecord } from '@reelbase/core';
 import { serve, startWorker, type RunningServer } from '@reelbase/http';
 import type { Worker } from '@reelbase/core';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -62,15 +62,16 @@ export class Harness {
     return this.worker!.drain();
   }
 
-  static async start(driver: TestDriver, config: Parameters<typeof createService>[0]['config'] = {}): Promise<Harness> {
+  /** `blobs`: where video files live (default a fresh directory), `redirectFiles` as serve's option. */
+  static async start(driver: TestDriver, config: Parameters<typeof createService>[0]['config'] = {}, o: { blobs?: BlobStore; redirectFiles?: boolean } = {}): Promise<Harness> {
     const { store, cleanup, reopen } = await driver.open();
     const clock = new TestClock();
     // The clock never moves unless a test moves it, so a walk of thousands of requests would spend
     // one window's allowance: rate limiting is off unless a test configures it.
     const service = createService({ store, clock: clock.now, config: { rateLimit: null, ...config }, onError: (e) => console.error('UNEXPECTED', e) });
     const filesDir = mkdtempSync(join(tmpdir(), 'reelbase-files-'));
-    const server = await serve(service, { port: 0, host: '127.0.0.1', filesDir, worker: false });
-    const worker = startWorker(service, { filesDir, start: false });
+    const server = await serve(service, { port: 0, host: '127.0.0.1', filesDir, blobs: o.blobs, redirectFiles: o.redirectFiles, worker: false });
+    const worker = startWorker(service, { filesDir, blobs: o.blobs, start: false });
     const removeAll = () => {
       cleanup();
       rmSync(filesDir, { recursive: true, force: true });

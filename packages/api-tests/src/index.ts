@@ -8,3 +8,4 @@ export { WebhookReceiver, type Delivery } from './webhook-receiver';
 export { browserSkip, findChromium } from './browser';
 export * from './oauth';
 export { wire, type Received } from './wire';
+export { TestS3 } from './s3';

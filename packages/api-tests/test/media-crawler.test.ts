@@ -273,7 +273,8 @@ const playTypes: Record<string, string> = { mp4: 'video/mp4', m3u8: 'application
 
 /**
  * What is wrong with a playback link: it answers 200 with its type, privately cached for a day
- * (the link expires; the files under it never change) and no validators; an MP4 answers a range
+ * (the link expires; the files under it never change) with validators (ETag, Last-Modified) that
+ * a conditional repeat answers 304; an MP4 answers a range
  * with 206; a playlist's every entry (variant playlists, segments) answers the same way.
  */
 async function inspectPlay(link: string): Promise<string[]> {
@@ -281,9 +282,11 @@ async function inspectPlay(link: string): Promise<string[]> {
   if (r.status !== 200) return [`${r.status} ${r.bytes.toString('utf8').slice(0, 120)}`];
   const problems: string[] = [];
   const ext = new URL(link).pathname.split('.').pop()!;
-  const headers = { type: r.headers.get('content-type'), cache: r.headers.get('cache-control'), etag: r.headers.get('etag'), modified: r.headers.get('last-modified') };
-  const expected = { type: playTypes[ext], cache: 'private, max-age=86400', etag: null, modified: null };
+  const etag = r.headers.get('etag');
+  const headers = { type: r.headers.get('content-type'), cache: r.headers.get('cache-control'), etag: Boolean(etag), modified: Boolean(r.headers.get('last-modified')) };
+  const expected = { type: playTypes[ext], cache: 'private, max-age=86400', etag: true, modified: true };
   if (JSON.stringify(headers) !== JSON.stringify(expected)) problems.push(`headers ${JSON.stringify(headers)}, not ${JSON.stringify(expected)}`);
+  if (etag && (await fetchBytes(link, { 'if-none-match': etag })).status !== 304) problems.push('no 304 to If-None-Match');
   if (ext === 'mp4') {
     const range = await fetchBytes(link, { range: 'bytes=0-99' });
     if (range.status !== 206 || range.bytes.length !== 100 || range.headers.get('content-range') !== `bytes 0-99/${r.bytes.length}`) {

@@ -1,10 +1,10 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { cp, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BlobAccess, BlobInfo, BlobStore, ByteRange, ReadAt } from '@reelbase/core';
+import type { BlobBytes, BlobInfo, BlobStore, ByteRange, LocalCopy, ReadAt } from '@reelbase/core';
 
 /** Flushes a file's bytes (or a directory's entries) to the disk. */
 async function fsync(path: string): Promise<void> {
@@ -20,10 +20,14 @@ async function fsync(path: string): Promise<void> {
  * Blobs as files under one directory: written to `.tmp/<random>`, fsynced, then renamed into place,
  * so a file under its final name is always whole, even after a crash or a power cut.
  */
-export class FsBlobStore implements BlobStore, BlobAccess {
+export class FsBlobStore implements BlobStore {
   readonly root: string;
   constructor(root: string) {
     this.root = resolve(root);
+  }
+
+  get description(): string {
+    return `directory ${this.root}`;
   }
 
   /** The file of `key`; keys are relative paths of [\w-] words joined by single dots (`720p.mp4`), nothing else (no `..`). */
@@ -32,7 +36,7 @@ export class FsBlobStore implements BlobStore, BlobAccess {
     return join(this.root, ...key.split('/'));
   }
 
-  async put(key: string, data: Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<BlobInfo> {
+  async put(key: string, data: BlobBytes): Promise<BlobInfo> {
     const target = this.path(key);
     const tmpDir = join(this.root, '.tmp');
     await mkdir(tmpDir, { recursive: true });
@@ -51,7 +55,8 @@ export class FsBlobStore implements BlobStore, BlobAccess {
       await rm(tmp, { force: true });
       throw e;
     }
-    return { key, size: (await stat(target)).size };
+    const s = await stat(target);
+    return { key, size: s.size, modified: s.mtime };
   }
 
   get(key: string, range?: ByteRange): Readable {
@@ -68,7 +73,7 @@ export class FsBlobStore implements BlobStore, BlobAccess {
   async stat(key: string): Promise<BlobInfo | null> {
     try {
       const s = await stat(this.path(key));
-      return s.isFile() ? { key, size: s.size } : null;
+      return s.isFile() ? { key, size: s.size, modified: s.mtime } : null;
     } catch {
       return null;
     }
@@ -82,8 +87,43 @@ export class FsBlobStore implements BlobStore, BlobAccess {
     await rm(this.path(prefix), { force: true, recursive: true });
   }
 
-  localPath(key: string): string {
-    return this.path(key);
+  /** The file itself: keys are written once, and a tool's open file outlives a delete. */
+  async materialise(key: string): Promise<LocalCopy> {
+    const path = this.path(key);
+    await stat(path);
+    return { path, release: async () => undefined };
+  }
+
+  /** Beside the files, so that `putTree` is one rename. */
+  async scratch(name: string): Promise<LocalCopy> {
+    return freshDir(join(this.root, '.tmp'), `work-${name}`);
+  }
+
+  async putTree(prefix: string, dir: string): Promise<void> {
+    const target = this.path(prefix);
+    await rm(target, { recursive: true, force: true });
+    await mkdir(dirname(target), { recursive: true });
+    try {
+      await rename(dir, target);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+      // Another filesystem: copied under a temporary name, then renamed whole.
+      const tmp = await freshDir(join(this.root, '.tmp'), `copy-${randomBytes(12).toString('hex')}`);
+      await cp(dir, tmp.path, { recursive: true });
+      await rename(tmp.path, target);
+    }
+  }
+
+  async *list(prefix: string): AsyncIterable<BlobInfo> {
+    const entries = await readdir(this.root, { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const key = relative(this.root, join(entry.parentPath, entry.name)).split(sep).join('/');
+      // Files being written (.tmp) and tus uploads in progress (.tus) are not blobs yet.
+      if (key.startsWith('.') || !key.startsWith(prefix)) continue;
+      const s = await stat(join(this.root, key));
+      yield { key, size: s.size, modified: s.mtime };
+    }
   }
 
   /** Random access for probing. */
@@ -102,3 +142,12 @@ export class FsBlobStore implements BlobStore, BlobAccess {
   }
 }
 
+
+/** An empty directory `name` under `parent` (emptied if an earlier attempt left it), removed on release. */
+export async function freshDir(parent: string, name: string): Promise<LocalCopy> {
+  if (!/^[\w-]+$/.test(name)) throw new Error(`invalid scratch name ${JSON.stringify(name)}`);
+  const path = join(parent, name);
+  await rm(path, { recursive: true, force: true });
+  await mkdir(path, { recursive: true });
+  return { path, release: () => rm(path, { recursive: true, force: true }) };
+}

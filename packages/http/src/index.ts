@@ -3,4 +3,5 @@ export { serve, closeOnSignals, type ServeOptions, type RunningServer } from './
 export type { CorsOrigins } from './cors';
 export * from './client/index';
 export { FsBlobStore } from './fs-blob-store';
+export { openBlobStore } from './blob-stores';
 export { startWorker, transcodeConcurrency, type WorkerStartOptions } from './worker';

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import busboy from 'busboy';
-import { ApiError, finishUpload, newBlobKey, stagingKey, uploadFormPage, type MediaTools, type Service } from '@reelbase/core';
-import type { FsBlobStore } from './fs-blob-store';
+import { ApiError, BlobUnavailableError, blobsUnavailable, finishUpload, newBlobKey, stagingKey, uploadFormPage, type BlobStore, type MediaTools, type Service } from '@reelbase/core';
 import { linkId, openLink, refuse, type Write } from './upload-link';
 
 export const postPath = '/uploads/post';
@@ -12,7 +11,7 @@ export const postPath = '/uploads/post';
  * core finishes the upload, and the browser is redirected to upload.redirect_url when given.
  * A GET of the link shows the form as a page of its own.
  */
-export function createPostHandler(service: Service, blobs: FsBlobStore, media: MediaTools, write: Write, origin: (req: IncomingMessage) => string) {
+export function createPostHandler(service: Service, blobs: BlobStore, media: MediaTools, write: Write, origin: (req: IncomingMessage) => string) {
   const fail = (req: IncomingMessage, res: ServerResponse, e: ApiError) => refuse(service, write, req, res, e);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const id = linkId(req, postPath);
@@ -47,7 +46,14 @@ export function createPostHandler(service: Service, blobs: FsBlobStore, media: M
         }
         blobs.put(key, whole()).then(
           (info) => resolve(info),
-          () => resolve(tooLarge ? new ApiError(413, 2204, 'The video is too large.', `Files are limited to ${open.maxBytes} bytes.`) : new ApiError(400, 2205, 'The upload could not be read.', 'The file part ended early.')),
+          (e: unknown) =>
+            resolve(
+              tooLarge
+                ? new ApiError(413, 2204, 'The video is too large.', `Files are limited to ${open.maxBytes} bytes.`)
+                : e instanceof BlobUnavailableError
+                  ? blobsUnavailable()
+                  : new ApiError(400, 2205, 'The upload could not be read.', 'The file part ended early.'),
+            ),
         );
       });
       parser.on('close', () => {
@@ -59,7 +65,7 @@ export function createPostHandler(service: Service, blobs: FsBlobStore, media: M
     const result = await stored;
     if (result === null) return fail(req, res, new ApiError(400, 2205, 'No file was sent.', 'Send the video as the file_data part of a multipart/form-data POST.'));
     if (result instanceof ApiError) {
-      await blobs.delete(key);
+      await blobs.delete(key).catch(() => undefined);
       return fail(req, res, result);
     }
     let status: string;
@@ -68,8 +74,9 @@ export function createPostHandler(service: Service, blobs: FsBlobStore, media: M
       for (const k of done.discard) await blobs.deleteTree(k);
       status = done.status;
     } catch (e) {
-      await blobs.delete(key);
+      await blobs.delete(key).catch(() => undefined);
       if (e instanceof ApiError) return fail(req, res, e);
+      if (e instanceof BlobUnavailableError) return fail(req, res, blobsUnavailable());
       throw e;
     }
     if (open.redirectUrl) {
@@ -88,7 +95,7 @@ export const streamPath = '/uploads/stream';
  * The streaming approach's upload_link: a PUT of the raw bytes (within the size cap) into a staging
  * blob; DELETE /users/{user_id}/uploads/{upload} (core) then checks, probes and keeps it.
  */
-export function createStreamHandler(service: Service, blobs: FsBlobStore, write: Write) {
+export function createStreamHandler(service: Service, blobs: BlobStore, write: Write) {
   const fail = (req: IncomingMessage, res: ServerResponse, e: ApiError) => refuse(service, write, req, res, e);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const id = linkId(req, streamPath);
@@ -113,8 +120,8 @@ export function createStreamHandler(service: Service, blobs: FsBlobStore, write:
     }
     try {
       await blobs.put(stagingKey(id), capped());
-    } catch {
-      return fail(req, res, over ? tooLarge() : new ApiError(400, 2205, 'The upload could not be read.', 'The request body ended early.'));
+    } catch (e) {
+      return fail(req, res, over ? tooLarge() : e instanceof BlobUnavailableError ? blobsUnavailable() : new ApiError(400, 2205, 'The upload could not be read.', 'The request body ended early.'));
     }
     res.writeHead(200, { 'Content-Length': '0' }).end();
   };

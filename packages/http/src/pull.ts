@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
-import { ApiError, failUpload, finishUpload, newBlobKey, openUpload, type MediaTools, type Service } from '@reelbase/core';
+import { ApiError, failUpload, finishUpload, newBlobKey, openUpload, type BlobStore, type MediaTools, type Service } from '@reelbase/core';
 import { refusedUrl } from './public-address';
-import type { FsBlobStore } from './fs-blob-store';
 import type { UploadSlots } from './upload-slots';
 
 class PullError extends Error {}
@@ -12,7 +11,7 @@ class PullError extends Error {}
  * the upload. Any failure becomes the upload's error (`uploading_error`), never a crash. It waits
  * for an upload slot first: nobody waits on its answer, so it queues rather than being refused.
  */
-export async function runPull(service: Service, blobs: FsBlobStore, media: MediaTools, task: { upload: string; link: string }, slots: UploadSlots): Promise<void> {
+export async function runPull(service: Service, blobs: BlobStore, media: MediaTools, task: { upload: string; link: string }, slots: UploadSlots): Promise<void> {
   const key = newBlobKey(task.upload.split(/[.-]/)[0]);
   const release = await slots.take();
   try {

@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, type MediaTools, type Service, type ServiceResponse } from '@reelbase/core';
+import { join } from 'node:path';
+import { ApiError, blobsUnavailable, type BlobStore, type MediaTools, type Service, type ServiceResponse } from '@reelbase/core';
 import { createMediaTools } from '@reelbase/media';
 import { corsHeaders, preflightHeaders, type CorsOrigins } from './cors';
 import { BodyTooLargeError, hasBody, readBody } from './read-body';
 import { FsBlobStore } from './fs-blob-store';
 import { createTusHandler, tusPath } from './tus';
+import { sendFile } from './send-file';
 import { runPull } from './pull';
 import { createPostHandler, createStreamHandler, postPath, streamPath } from './post-upload';
 import { UploadSlots, uploadsBusy } from './upload-slots';
@@ -17,8 +19,12 @@ export interface ListenerOptions {
   cors?: CorsOrigins;
   /** Behind a reverse proxy: the origin for absolute links from X-Forwarded-Proto/Host, the client address (rate limits) from X-Forwarded-For. */
   trustProxy?: boolean;
-  /** Directory of video files (the blob store) and of uploads in progress. Default `./files`. */
+  /** Directory of video files (when `blobs` is not given) and of uploads in progress. Default `./files`. */
   filesDir?: string;
+  /** Where video files live; default the filesystem under `filesDir`. */
+  blobs?: BlobStore;
+  /** Answer media files with a redirect to the blob store's short-lived URL, where it has them (REELBASE_BLOBS_REDIRECT=1). */
+  redirectFiles?: boolean;
   /** Image, frame and caption tools; default @reelbase/media's (sharp, ffmpeg). */
   media?: MediaTools;
 }
@@ -28,13 +34,21 @@ export function createRequestListener(service: Service, options: ListenerOptions
   const limit = options.maxBodyBytes ?? 1024 * 1024;
   const cors = options.cors ?? '*';
   const trustProxy = options.trustProxy ?? false;
-  const blobs = new FsBlobStore(options.filesDir ?? 'files');
+  const blobs = options.blobs ?? new FsBlobStore(options.filesDir ?? 'files');
   const media: MediaTools = options.media ?? createMediaTools();
   const slots = new UploadSlots(service.config.maxConcurrentUploads);
   const send = (res: ServerResponse, answer: ServiceResponse) => write(res, answer, {}, false);
-  const tus = createTusHandler(service, blobs, media, send);
+  const tus = createTusHandler(service, blobs, join(options.filesDir ?? 'files', '.tus'), media, send);
   const post = createPostHandler(service, blobs, media, send, (req) => origin(req, trustProxy));
   const stream = createStreamHandler(service, blobs, send);
+  const files = {
+    blobs,
+    redirect: options.redirectFiles ?? false,
+    unavailable: (res: ServerResponse, extra: Record<string, string>) => {
+      const busy = service.errorResponse(blobsUnavailable());
+      write(res, { ...busy, headers: { ...extra, ...busy.headers } }, {}, false);
+    },
+  };
   /** An upload link: the request moving bytes (`moves`) needs a free upload slot before it reads any. */
   const upload = async (req: IncomingMessage, res: ServerResponse, moves: boolean, handle: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => {
     for (const [k, v] of Object.entries(corsHeaders(req, cors))) res.setHeader(k, v);
@@ -85,66 +99,12 @@ export function createRequestListener(service: Service, options: ListenerOptions
       answer.headers.Connection = 'close';
     }
     if (answer.file) {
-      sendFile(req, res, blobs, answer, corsHeaders(req, cors), method === 'HEAD');
+      await sendFile(req, res, files, answer, corsHeaders(req, cors), method === 'HEAD');
       return;
     }
     write(res, answer, { ...corsHeaders(req, cors) }, method === 'HEAD');
     for (const task of answer.tasks ?? []) if (task.kind === 'pull') void runPull(service, blobs, media, task, slots);
   };
-}
-
-/** Streams a blob core decided to send, honouring one `Range: bytes=` range (206, or 416 when unsatisfiable). */
-function sendFile(req: IncomingMessage, res: ServerResponse, blobs: FsBlobStore, answer: ServiceResponse, extra: Record<string, string>, head: boolean): void {
-  const file = answer.file!;
-  const headers: Record<string, string> = {
-    ...extra,
-    ...answer.headers,
-    'Accept-Ranges': 'bytes',
-    'Content-Type': file.type,
-    ...(file.downloadName ? { 'Content-Disposition': `attachment; filename="${file.downloadName.replace(/"/g, '')}"` } : {}),
-  };
-  const range = parseRange(req.headers.range, file.size);
-  if (range === 'unsatisfiable') {
-    res.writeHead(416, { ...headers, 'Content-Range': `bytes */${file.size}`, 'Content-Length': '0' }).end();
-    return;
-  }
-  const status = range ? 206 : answer.status;
-  const start = range?.start ?? 0;
-  const end = range?.end ?? file.size - 1;
-  if (range) headers['Content-Range'] = `bytes ${start}-${end}/${file.size}`;
-  headers['Content-Length'] = String(Math.max(0, end - start + 1));
-  res.writeHead(status, headers);
-  if (head || file.size === 0) {
-    res.end();
-    return;
-  }
-  const stream = blobs.get(file.key, { start, end });
-  stream.on('error', () => res.destroy());
-  res.on('close', () => stream.destroy());
-  stream.pipe(res);
-}
-
-/** One byte range of a `bytes=` Range header; null means "send it all" (absent, several ranges, or not bytes). */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
-  if (!header) return null;
-  const m = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
-  if (!m) return null;
-  const [, a, b] = m;
-  if (a === '' && b === '') return null;
-  let start: number;
-  let end: number;
-  if (a === '') {
-    const suffix = Number(b);
-    if (suffix === 0) return 'unsatisfiable';
-    start = Math.max(0, size - suffix);
-    end = size - 1;
-  } else {
-    start = Number(a);
-    end = b === '' ? size - 1 : Math.min(Number(b), size - 1);
-    if (b !== '' && Number(b) < start) return null;
-  }
-  if (start >= size || !Number.isSafeInteger(start)) return 'unsatisfiable';
-  return { start, end };
 }
 
 function write(res: ServerResponse, answer: ServiceResponse, extra: Record<string, string>, head: boolean): void {

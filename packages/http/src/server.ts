@@ -8,7 +8,7 @@ export interface ServeOptions extends ListenerOptions {
   port?: number;
   host?: string;
   /** The embedded transcode worker: on by default; false leaves the jobs to `reelbase worker` processes. */
-  worker?: boolean | Omit<WorkerStartOptions, 'filesDir' | 'media'>;
+  worker?: boolean | Omit<WorkerStartOptions, 'filesDir' | 'media' | 'blobs'>;
 }
 
 export interface RunningServer {
@@ -35,7 +35,7 @@ export async function serve(service: Service, options: ServeOptions = {}): Promi
     server.once('error', reject);
     server.listen(options.port ?? 8080, options.host ?? '127.0.0.1', () => resolve());
   });
-  const worker = options.worker === false ? null : startWorker(service, { ...(options.worker === true ? {} : options.worker), filesDir: options.filesDir, media: options.media });
+  const worker = options.worker === false ? null : startWorker(service, { ...(options.worker === true ? {} : options.worker), filesDir: options.filesDir, blobs: options.blobs, media: options.media });
   const { port, address, family } = server.address() as AddressInfo;
   const host = family === 'IPv6' ? `[${address}]` : address;
   let closing: Promise<void> | undefined;

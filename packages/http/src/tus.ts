@@ -1,68 +1,108 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { join } from 'node:path';
 import { createReadStream } from 'node:fs';
-import { Server as TusServer, Upload } from '@tus/server';
+import { DataStore, Server as TusServer, Upload } from '@tus/server';
 import { FileStore } from '@tus/file-store';
-import { ApiError, finishUpload, newBlobKey, type MediaTools, type Service } from '@reelbase/core';
-import type { FsBlobStore } from './fs-blob-store';
+import { ApiError, BlobUnavailableError, blobsUnavailable, finishUpload, newBlobKey, type BlobStore, type MediaTools, type Service } from '@reelbase/core';
+import { isMultipartStore, MultipartTusStore, type MultipartBlobs } from './tus-multipart-store';
 import { linkId, openLink, refuse, type Write } from './upload-link';
 
 export const tusPath = '/uploads/tus';
 
+/** Where a tus upload's bytes gather until the last one arrives, and how they become a blob. */
+interface TusBytes {
+  datastore: DataStore;
+  /** Makes the data store's upload for a valid link on its first request. */
+  open(id: string, size: number | null): Promise<void>;
+  /** The finished upload as a blob. */
+  finish(id: string, videoId: string): Promise<{ key: string; size: number }>;
+  /** Drops what gathered for a link that expired or finished. */
+  discard(id: string): Promise<void>;
+}
+
+/** On a disk of this server (the filesystem store: one machine, or a shared directory). */
+function fileBytes(blobs: BlobStore, dir: string): TusBytes {
+  const datastore = new FileStore({ directory: dir });
+  return {
+    datastore,
+    async open(id, size) {
+      const exists = await datastore.getUpload(id).then(
+        () => true,
+        () => false,
+      );
+      if (!exists) await datastore.create(new Upload({ id, size: size ?? undefined, offset: 0, creation_date: new Date().toISOString() }));
+    },
+    finish: (id, videoId) => blobs.put(newBlobKey(videoId), createReadStream(join(dir, id))),
+    discard: (id) => datastore.remove(id).catch(() => undefined),
+  };
+}
+
+/** In the bucket, as a multipart upload recorded in the database: any server takes the next PATCH. */
+function multipartBytes(service: Service, blobs: MultipartBlobs): TusBytes {
+  const datastore = new MultipartTusStore(service, blobs);
+  return { datastore, open: async () => undefined, finish: (id) => datastore.finish(id), discard: async () => undefined };
+}
+
 /**
- * tus 1.0.0 upload links (`/uploads/tus/<id>`), served by @tus/server over its file store in
- * `<files>/.tus`. Core decides whether a link is valid and what a finished file becomes; this only
- * moves bytes: it creates the tus upload on first use, then hands the finished file to the blob store.
+ * tus 1.0.0 upload links (`/uploads/tus/<id>`), served by @tus/server: over its file store in
+ * `tusDir` for a filesystem blob store, over a multipart upload in the bucket for an S3 one. Core
+ * decides whether a link is valid and what a finished file becomes; this only moves bytes.
  */
-export function createTusHandler(service: Service, blobs: FsBlobStore, media: MediaTools, write: Write) {
+export function createTusHandler(service: Service, blobs: BlobStore, tusDir: string, media: MediaTools, write: Write) {
   // Made on first use: FileStore creates its directory, and most servers never see a tus request.
-  let made: { datastore: FileStore; tus: TusServer } | undefined;
+  let made: { bytes: TusBytes; tus: TusServer } | undefined;
   const make = () => (made ??= build());
+  /** The response of the request in flight, for the one header @tus/server cannot add (Retry-After). */
+  const current = new AsyncLocalStorage<ServerResponse>();
   const build = () => {
-    const datastore = new FileStore({ directory: join(blobs.root, '.tus') });
+    const bytes = isMultipartStore(blobs) ? multipartBytes(service, blobs) : fileBytes(blobs, tusDir);
     const tus = new TusServer({
       path: tusPath,
-      datastore,
+      datastore: bytes.datastore,
       maxSize: () => service.config.uploadMaxBytes,
       // Links are made by POST /me/videos, never by tus creation requests.
       namingFunction: () => {
         throw { status_code: 403, body: 'Upload links are created with POST /me/videos.\n' };
       },
       async onUploadFinish(_req, upload) {
-        const key = newBlobKey(upload.id.split(/[.-]/)[0]);
+        const videoId = upload.id.split(/[.-]/)[0];
+        let file: { key: string; size: number } | undefined;
         try {
-          const info = await blobs.put(key, createReadStream(join(blobs.root, '.tus', upload.id)));
-          const done = await finishUpload(service, upload.id, info, { blobs, media });
+          file = await bytes.finish(upload.id, videoId);
+          const done = await finishUpload(service, upload.id, file, { blobs, media });
           for (const k of done.discard) await blobs.deleteTree(k);
         } catch (e) {
-          await blobs.delete(key);
+          if (file) await blobs.delete(file.key).catch(() => undefined);
           throw e instanceof ApiError ? { status_code: e.status, body: `${e.developerMessage}\n` } : e;
         } finally {
-          await datastore.remove(upload.id).catch(() => undefined);
+          await bytes.discard(upload.id);
         }
         return {};
       },
+      async onResponseError(_req, e) {
+        if (!(e instanceof BlobUnavailableError)) return undefined;
+        const busy = blobsUnavailable();
+        for (const [k, v] of Object.entries(busy.headers)) current.getStore()?.setHeader(k, v);
+        return { status_code: busy.status, body: `${busy.developerMessage}\n` };
+      },
     });
-    return { datastore, tus };
+    return { bytes, tus };
   };
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const { datastore, tus } = make();
+    const { bytes, tus } = make();
     const id = linkId(req, tusPath);
     const method = (req.method ?? 'GET').toUpperCase();
     if (method !== 'OPTIONS') {
       const open = await openLink(service, id, 'tus');
       if (open instanceof ApiError) {
         // An expired or finished link leaves no partial file behind.
-        await datastore.remove(id).catch(() => undefined);
+        await bytes.discard(id);
         return refuse(service, write, req, res, open, { 'Tus-Resumable': '1.0.0' });
       }
-      const exists = await datastore.getUpload(id).then(
-        () => true,
-        () => false,
-      );
-      if (!exists) await datastore.create(new Upload({ id, size: open.size ?? undefined, offset: 0, creation_date: new Date().toISOString() }));
+      await bytes.open(id, open.size);
     }
-    await tus.handle(req, res);
+    await current.run(res, () => tus.handle(req, res));
   };
 }

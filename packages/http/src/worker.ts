@@ -1,11 +1,13 @@
-import { createWorker, repackageHandler, repackageKind, transcodeHandler, transcodeKind, webhookKind, type MediaTools, type Service, type Worker } from '@reelbase/core';
+import { createWorker, deleteHandler, deleteKind, repackageHandler, repackageKind, transcodeHandler, transcodeKind, webhookKind, type BlobStore, type MediaTools, type Service, type Worker } from '@reelbase/core';
 import { webhookHandler } from './webhook-delivery';
 import { createMediaTools } from '@reelbase/media';
 import { FsBlobStore } from './fs-blob-store';
 
 export interface WorkerStartOptions {
-  /** The files directory the API servers use (shared by every worker of a fleet). */
+  /** The files directory the API servers use (shared by every worker of a fleet), when `blobs` is not given. */
   filesDir?: string;
+  /** Where video files live (a bucket shared by the fleet); default the filesystem under `filesDir`. */
+  blobs?: BlobStore;
   media?: MediaTools;
   /** Jobs at once; default REELBASE_TRANSCODE_CONCURRENCY, else 1. */
   concurrency?: number;
@@ -26,7 +28,7 @@ export const transcodeConcurrency = (env: NodeJS.ProcessEnv = process.env): numb
  * job kinds), woken at once by work this process queues and polling for work queued elsewhere.
  */
 export function startWorker(service: Service, o: WorkerStartOptions = {}): Worker {
-  const blobs = new FsBlobStore(o.filesDir ?? 'files');
+  const blobs = o.blobs ?? new FsBlobStore(o.filesDir ?? 'files');
   const media = o.media ?? createMediaTools();
   const worker = createWorker({
     store: service.store,
@@ -38,6 +40,7 @@ export function startWorker(service: Service, o: WorkerStartOptions = {}): Worke
       [transcodeKind]: transcodeHandler({ store: service.store, blobs, media, now: service.now }),
       [repackageKind]: repackageHandler({ store: service.store, blobs, media, now: service.now }),
       [webhookKind]: webhookHandler(service),
+      [deleteKind]: deleteHandler({ store: service.store, blobs, now: service.now }),
     },
     // One video's events reach each receiver in the order they happened.
     ordered: [webhookKind],

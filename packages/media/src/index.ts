@@ -23,6 +23,7 @@ export {
   packageRenditions,
   repackage,
   type Rendition,
+  type RungFile,
   type TranscodeOptions,
   type TranscodeResult,
 } from './transcode';

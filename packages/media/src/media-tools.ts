@@ -6,7 +6,7 @@ import { prepareImage, renderImage } from './images';
 import { createPlaceholders } from './placeholders';
 import { ladder } from './ladder';
 import { probe, type VideoProbe } from './probe';
-import { repackage, transcode, type TranscodeResult } from './transcode';
+import { repackage, transcode, type RungFile, type TranscodeResult } from './transcode';
 
 /** What an uploaded image was, before it became a master. */
 export interface ImageInfo {
@@ -31,8 +31,8 @@ export interface MediaTools {
   probe(path: string): Promise<VideoProbe>;
   /** `transcode` of the whole `ladder` of a source `probe` described, under the fresh directory `outDir`. */
   transcode(input: string, outDir: string, o: { source: VideoProbe; signal?: AbortSignal; onProgress?: (seconds: number) => void }): Promise<TranscodeResult>;
-  /** `repackage` of the renditions `names` in `fromDir`, made before fragmented MP4s, under the fresh directory `outDir`. */
-  repackage(fromDir: string, outDir: string, o: { names: string[]; signal?: AbortSignal }): Promise<TranscodeResult>;
+  /** `repackage` of the rungs `sources` (local MP4s made before fragmented MP4s) under the fresh directory `outDir`. */
+  repackage(sources: readonly RungFile[], outDir: string, o: { signal?: AbortSignal }): Promise<TranscodeResult>;
   /** WebVTT text from a WebVTT or SRT file. */
   toWebVtt(bytes: Uint8Array): string;
 }
@@ -67,9 +67,9 @@ export function createMediaTools(options: MediaToolsOptions = {}): MediaTools {
         ffprobe: options.ffprobePath,
       });
     },
-    repackage: async (fromDir, outDir, { names, signal }) => {
+    repackage: async (sources, outDir, { signal }) => {
       await mkdir(outDir, { recursive: true });
-      return repackage(fromDir, outDir, names, { signal, ffmpeg: options.ffmpegPath, ffprobe: options.ffprobePath });
+      return repackage(sources, outDir, { signal, ffmpeg: options.ffmpegPath, ffprobe: options.ffprobePath });
     },
     toWebVtt,
   };

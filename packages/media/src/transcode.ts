@@ -236,23 +236,31 @@ function failure(run: JobExit, input: string): Error {
   return new MediaInputError(`The video cannot be decoded: ${detail}.`, { cause: new Error(run.stderr.trim()) });
 }
 
+/** One rung of a rendition set as a local file: its name (`360p`) and where its MP4 is. */
+export interface RungFile {
+  name: string;
+  path: string;
+}
+
 /**
  * Re-packages renditions made before fragmented MP4s (a faststart `<name>.mp4` each, HLS as
- * MPEG-TS beside it) into the layout `transcode` makes, under the fresh directory `outDir`: each
+ * MPEG-TS beside it; `sources` names each rung's MP4 by a local path) into the layout `transcode`
+ * makes, under the fresh directory `outDir`: each
  * MP4 is rewritten fragmented by stream copy (its keyframes are already forced and aligned), in
  * one ffmpeg run, and the playlists are written over it. Nothing is re-encoded; the TS segments
  * are not read. On failure what was written is removed.
  */
-export async function repackage(fromDir: string, outDir: string, names: string[], o: { segmentSeconds?: number; signal?: AbortSignal; timeoutMs?: number; ffmpeg?: string; ffprobe?: string } = {}): Promise<TranscodeResult> {
+export async function repackage(sources: readonly RungFile[], outDir: string, o: { segmentSeconds?: number; signal?: AbortSignal; timeoutMs?: number; ffmpeg?: string; ffprobe?: string } = {}): Promise<TranscodeResult> {
   const started = performance.now();
   const [ffmpeg, ffprobe] = [toolPath('ffmpeg', o.ffmpeg), toolPath('ffprobe', o.ffprobe)];
   const dir = resolve(outDir);
   await access(dir);
+  const names = sources.map((s) => s.name);
   const ours = [...names.flatMap((name) => [`${name}.mp4`, `${name}.m3u8`]), 'master.m3u8'].map((name) => join(dir, name));
   try {
     const args = [
       ...quiet,
-      ...names.flatMap((name) => ['-i', `file:${join(resolve(fromDir), `${name}.mp4`)}`]),
+      ...sources.flatMap((s) => ['-i', `file:${resolve(s.path)}`]),
       ...names.flatMap((name, k) => ['-map', String(k), '-c', 'copy', '-map_metadata', '-1', ...fragmentedMp4, `file:${join(dir, `${name}.mp4`)}`]),
     ];
     const run = await runFfmpegJob(ffmpeg, args, { signal: o.signal, timeoutMs: o.timeoutMs ?? 3600_000 });

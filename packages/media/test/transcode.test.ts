@@ -146,7 +146,7 @@ describe('transcode', { skip: ffmpeg && ffprobe ? false : 'no ffmpeg or ffprobe:
       assert.equal(made.code, 0, made.stderr);
     }
     const out = await outDir();
-    const result = await repackage(old, out, ['240p', '360p']);
+    const result = await repackage(['240p', '360p'].map((name) => ({ name, path: join(old, `${name}.mp4`) })), out);
     assert.deepEqual(result.renditions.map((r) => [r.name, r.file, r.playlist, r.height]), [['240p', '240p.mp4', '240p.m3u8', 240], ['360p', '360p.mp4', '360p.m3u8', 360]]);
     assert.deepEqual((await readdir(out)).sort(), ['240p.m3u8', '240p.mp4', '360p.m3u8', '360p.mp4', 'master.m3u8']);
     const packets = async (path: string) => (await runFfmpeg(ffmpeg!.path, ['-v', 'error', '-i', path, '-map', '0:v', '-c', 'copy', '-f', 'md5', '-'])).stdout.toString();

@@ -10,6 +10,10 @@ export const storeOption = () =>
 /** Where a store's video files are unless a flag says: as `serve` chooses them. */
 export const filesDefault = 'default: REELBASE_FILES, else files/ next to its database, ./data/files for PostgreSQL';
 
+/** Where video files live, for the processes that read and write them. */
+export const blobsOption = () =>
+  new Option('--blobs <where>', 'where video files live: s3://BUCKET[/PREFIX] or a directory (env REELBASE_BLOBS; default: the files directory)');
+
 export const jsonOption = () => new Option('--json', 'print machine-readable JSON on stdout');
 
 /** Accumulates a repeatable flag's values. */

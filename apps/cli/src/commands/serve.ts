@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { createToken, createUser, fillTagNames, parseScopes, type Service, type UserRecord } from '@reelbase/core';
-import { closeOnSignals, serve, transcodeConcurrency, type CorsOrigins } from '@reelbase/http';
+import { closeOnSignals, openBlobStore, serve, transcodeConcurrency, type CorsOrigins } from '@reelbase/http';
 import { transcodingLine } from '../transcoding-line';
 import { cwdOf, envOf, fromEnv, openService } from '../context';
 import { jsonCeilingWarning } from '../json-ceiling';
 import { storeSpecFrom } from '../store-spec';
 import { UsageError } from '../errors';
 import { line, type CliIo } from '../io';
-import { storeOption } from './options';
+import { blobsOption, storeOption } from './options';
 
 interface ServeOptions {
   port?: string;
@@ -16,6 +16,7 @@ interface ServeOptions {
   cors?: string;
   trustProxy?: boolean;
   worker?: boolean;
+  blobs?: string;
 }
 
 /** `reelbase serve`: the HTTP API on a store; a store without users gets an `admin` and a one-time token. */
@@ -26,6 +27,7 @@ export function registerServe(program: Command, io: CliIo): void {
     .option('--port <port>', 'port to listen on, 0 for any free one (env PORT; default 8080)')
     .option('--host <host>', 'address to bind (env HOST; default 127.0.0.1; 0.0.0.0 for every interface)')
     .addOption(storeOption())
+    .addOption(blobsOption())
     .option('--cors <origins>', 'origins allowed by CORS: *, a comma list of origins, or none (env REELBASE_CORS; default *)')
     .option(
       '--trust-proxy',
@@ -42,9 +44,11 @@ export function registerServe(program: Command, io: CliIo): void {
       const { service, target, filesDir } = await openService(io, opts.store);
       // A store from before search read tags: its videos' tags are indexed once, resumably.
       await fillTagNames(service.store, (done, total) => line(io.stderr, `reelbase: indexing the tags of old videos for search: ${done}/${total}`));
+      const blobs = await openBlobStore(opts.blobs, filesDir, env);
+      const redirectFiles = parseSwitch('REELBASE_BLOBS_REDIRECT', fromEnv(env, 'REELBASE_BLOBS_REDIRECT'));
       let running;
       try {
-        running = await serve(service, { port, host, cors, filesDir, trustProxy, worker: opts.worker === false ? false : { concurrency: transcodeConcurrency(env) } });
+        running = await serve(service, { port, host, cors, filesDir, blobs, redirectFiles, trustProxy, worker: opts.worker === false ? false : { concurrency: transcodeConcurrency(env) } });
       } catch (e) {
         await service.close();
         throw new Error(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
@@ -57,6 +61,7 @@ export function registerServe(program: Command, io: CliIo): void {
         throw e;
       }
       line(io.stdout, `reelbase serving ${running.url} (store ${target})`);
+      line(io.stdout, `Video files: ${blobs.description}${redirectFiles && blobs.presign ? ' (media links redirect to it)' : ''}`);
       line(io.stdout, opts.worker === false ? 'No transcode worker here: run `reelbase worker` beside it.' : await transcodingLine(transcodeConcurrency(env)));
       const tooBig = await jsonCeilingWarning(storeSpecFrom(opts.store, env, cwdOf(io)));
       if (tooBig) line(io.stderr, tooBig);

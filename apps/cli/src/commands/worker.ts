@@ -1,27 +1,29 @@
 import type { Command } from 'commander';
-import { startWorker, transcodeConcurrency } from '@reelbase/http';
+import { openBlobStore, startWorker, transcodeConcurrency } from '@reelbase/http';
 import { envOf, openService } from '../context';
 import { line, type CliIo } from '../io';
 import { transcodingLine } from '../transcoding-line';
-import { storeOption } from './options';
+import { blobsOption, storeOption } from './options';
 
 /**
  * `reelbase worker`: transcoding (and the other background jobs) only, no HTTP. Any number of
- * them, on any machine that reaches the store's database and its files directory
- * (`REELBASE_FILES`), share the work: each job is claimed by one worker, leased and heartbeated.
+ * them, on any machine that reaches the store's database and its files (a shared directory,
+ * `REELBASE_FILES`, or a bucket, `--blobs s3://…`), share the work: each job is claimed by one worker, leased and heartbeated.
  */
 export function registerWorker(program: Command, io: CliIo): void {
   program
     .command('worker')
     .description('run background jobs (transcodes) on a store, with no HTTP server; several may share a PostgreSQL store')
     .addOption(storeOption())
+    .addOption(blobsOption())
     .option('--concurrency <n>', 'jobs at once (env REELBASE_TRANSCODE_CONCURRENCY; default 1)')
-    .action(async (opts: { store?: string; concurrency?: string }) => {
+    .action(async (opts: { store?: string; concurrency?: string; blobs?: string }) => {
       const env = envOf(io);
       const concurrency = opts.concurrency === undefined ? transcodeConcurrency(env) : transcodeConcurrency({ REELBASE_TRANSCODE_CONCURRENCY: opts.concurrency });
       const { service, target, filesDir } = await openService(io, opts.store);
-      const worker = startWorker(service, { filesDir, concurrency });
-      line(io.stdout, `reelbase worker ${worker.id} on store ${target}, files ${filesDir}`);
+      const blobs = await openBlobStore(opts.blobs, filesDir, env);
+      const worker = startWorker(service, { blobs, concurrency });
+      line(io.stdout, `reelbase worker ${worker.id} on store ${target}, files ${blobs.description}`);
       line(io.stdout, await transcodingLine(concurrency));
       const stop = async () => {
         await worker.stop();

@@ -1,9 +1,12 @@
 import type { Readable } from 'node:stream';
+import { ApiError, codes } from '../engine/errors';
 
 /** What the store knows of one blob. */
 export interface BlobInfo {
   key: string;
   size: number;
+  /** When the blob was written, where the store knows it. */
+  modified?: Date;
 }
 
 /** An inclusive byte range, as in an HTTP Range header. */
@@ -12,36 +15,81 @@ export interface ByteRange {
   end: number;
 }
 
-/**
- * Where video files live. A file is written under a temporary name and moved into place only when
- * complete, so a crash never leaves a half file that looks whole. The filesystem implementation is
- * in @reelbase/http; an object store can replace it behind this interface.
- */
-export interface BlobStore {
-  /** Writes the stream to a temporary name, then renames it to `key`. Rejects (and leaves nothing) when the stream fails. */
-  put(key: string, data: Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<BlobInfo>;
-  /** The bytes of `key`, all or one inclusive range. */
-  get(key: string, range?: ByteRange): Readable;
-  /** Null when there is no such blob. */
-  stat(key: string): Promise<BlobInfo | null>;
-  /** Deleting a missing blob is not an error. */
-  delete(key: string): Promise<void>;
+export type BlobBytes = Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+
+/** A local file or directory lent to a tool (ffmpeg) for a while; `release` removes whatever was made for it. */
+export interface LocalCopy {
+  path: string;
+  release(): Promise<void>;
 }
 
 /** Random access to the first bytes of a file, for probing: answers at most `length` bytes at `offset`. */
 export type ReadAt = (offset: number, length: number) => Promise<Uint8Array>;
 
-/** What a transport lends core for one request: enough to check, probe, move, write and remove files. */
+/**
+ * The blob store could not be reached or answered with a fault of its own (not "no such blob"):
+ * the request may succeed later. The service answers 503 with Retry-After.
+ */
+export class BlobUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'BlobUnavailableError';
+  }
+}
+
+/** The answer to a request the blob store could not serve now: nothing of it was kept, retry later. */
+export const blobsUnavailable = (): ApiError =>
+  new ApiError(
+    503,
+    codes.unexpected,
+    'The file storage is not available right now. Please try again shortly.',
+    `The blob store could not be reached; nothing of this request was kept. Retry in ${blobsRetryAfterSeconds} seconds.`,
+    undefined,
+    { 'Retry-After': String(blobsRetryAfterSeconds) },
+  );
+
+const blobsRetryAfterSeconds = 10;
+
+/**
+ * What a transport lends core: enough to check, probe, write, move and remove files. A blob becomes
+ * visible under its key only when whole (a crash never leaves a half file that looks complete),
+ * and tools that read or write files are lent local copies instead of paths into the store, so
+ * the store may live on another machine.
+ */
 export interface BlobAccess {
+  /** Null when there is no such blob. */
   stat(key: string): Promise<BlobInfo | null>;
   reader(key: string): ReadAt;
-  /** Renames `from` to `to` (both inside the store). */
+  /** Writes the stream whole under `key`; rejects (and leaves nothing) when the stream fails. */
+  put(key: string, data: BlobBytes): Promise<BlobInfo>;
+  /** Moves `from` to `to` (both inside the store). */
   move(from: string, to: string): Promise<BlobInfo>;
-  /** Writes `key` whole (temporary name, then rename), as BlobStore.put. */
-  put(key: string, data: Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<BlobInfo>;
+  /** Deleting a missing blob is not an error. */
   delete(key: string): Promise<void>;
-  /** Removes every blob under `prefix/` (an owner's media when the owner goes); a missing prefix is not an error. */
+  /** Removes every blob under `prefix/` (and `prefix` itself); a missing prefix is not an error. */
   deleteTree(prefix: string): Promise<void>;
-  /** A local file path of `key`, for tools that read files (ffmpeg). */
-  localPath(key: string): string;
+  /** A local file holding the bytes of `key`, for a tool that reads files; released when the tool is done. */
+  materialise(key: string): Promise<LocalCopy>;
+  /**
+   * An empty local directory for a tool to write into, later stored whole with `putTree`. It is
+   * named for `name` (a job's id: [\w-]), so what a killed attempt left there goes when the next starts.
+   */
+  scratch(name: string): Promise<LocalCopy>;
+  /** Stores every file under the local directory `dir` below `prefix/` (the directory is consumed). */
+  putTree(prefix: string, dir: string): Promise<void>;
+}
+
+/** Where video files live: core's access plus what the transport itself needs to serve and administer them. */
+export interface BlobStore extends BlobAccess {
+  /** Which store this is, for people: `directory /srv/files`, `s3://bucket/prefix`. */
+  readonly description: string;
+  /** The bytes of `key`, all or one inclusive range. A fault of the store fails the stream with BlobUnavailableError. */
+  get(key: string, range?: ByteRange): Readable;
+  /** Every blob whose key starts with `prefix` (all of them for ''), in no particular order. */
+  list(prefix: string): AsyncIterable<BlobInfo>;
+  /**
+   * A short-lived URL that answers the blob's bytes without the server (an object store's
+   * presigned GET), or undefined when the store has none.
+   */
+  presign?(key: string, o: { seconds: number; type: string; downloadName?: string }): Promise<string>;
 }

@@ -71,6 +71,8 @@ export interface FileReply {
   type: string;
   /** Sent as an attachment under this name. */
   downloadName?: string;
+  /** When the file was written (Last-Modified), where the blob store said. */
+  modified?: Date;
 }
 
 /** One row of SPEC.md's endpoint list. */

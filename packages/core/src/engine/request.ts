@@ -1,4 +1,5 @@
 import { ApiError, codes } from './errors';
+import type { FileReply } from './operation';
 
 /** What a transport hands the service: one HTTP-shaped request, unparsed. */
 export interface ServiceRequest {
@@ -24,7 +25,7 @@ export interface ServiceResponse {
   headers: Record<string, string>;
   body?: unknown;
   /** A blob the transport streams (honouring Range) in place of a body. */
-  file?: { key: string; size: number; type: string; downloadName?: string };
+  file?: FileReply;
   /** An HTML page (text/html) in place of a JSON body. */
   html?: string;
   /** Bytes made in memory, typed, in place of a JSON body. */

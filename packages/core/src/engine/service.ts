@@ -1,5 +1,8 @@
 import type { Store } from '../store/store';
 import { StoreConflictError } from '../store/store';
+import { BlobUnavailableError, blobsUnavailable } from '../blobs/blob-store';
+import { deleteNow, enqueueDelete } from '../jobs/delete-job';
+import type { JobRecord } from '../jobs/job-records';
 import { bearerToken, identify, principalOf, type Identity, type Principal } from './auth';
 import { defaultConfig, type ServiceConfig } from './config';
 import { ApiError, codes, OAuthError } from './errors';
@@ -158,12 +161,21 @@ export function createEngine(options: ServiceOptions): Service {
       ...(request.clientAddress ? { clientAddress: request.clientAddress } : {}),
       ...(op.rawBody ? { rawBody: rawBytes(request.body) } : {}),
     };
-    // Reads use the store directly; every write runs in one transaction (all or nothing).
+    // Reads use the store directly; every write runs in one transaction (all or nothing), which
+    // also queues the removal of the files the change let go of.
+    let removal: JobRecord | undefined;
     const reply =
-      parsed.method === 'GET' || op.ownTransaction ? await op.handle({ ...base, store }) : await store.transaction((tx) => op.handle({ ...base, store: tx }));
-    // Files the committed change let go of; a failure to remove one is reported, the answer stands.
-    for (const key of reply.discard ?? []) await request.blobs?.deleteTree(key).catch((e: unknown) => onError(e, redacted(request)));
-    if (reply.jobsQueued) jobs.notify();
+      parsed.method === 'GET' || op.ownTransaction
+        ? await op.handle({ ...base, store })
+        : await store.transaction(async (tx) => {
+            const r = await op.handle({ ...base, store: tx });
+            if (r.discard?.length) removal = await enqueueDelete(tx, r.discard, now());
+            return r;
+          });
+    if (reply.discard?.length && !removal) removal = await store.transaction((tx) => enqueueDelete(tx, reply.discard!, now()));
+    // Removed at once when the blob store answers; else the workers retry until it does.
+    const removed = removal && request.blobs ? await deleteNow(store, request.blobs, removal, now) : !removal;
+    if (reply.jobsQueued || !removed) jobs.notify();
     return reply;
   }
 
@@ -213,6 +225,7 @@ export function createEngine(options: ServiceOptions): Service {
         return withQuota(respond(await run(identity, request, version, parsed, found), version, fields));
       } catch (e) {
         if (e instanceof ApiError) return withQuota(respond(errorReply(e, shape), version, undefined));
+        if (e instanceof BlobUnavailableError) return withQuota(respond(errorReply(blobsUnavailable(), shape), version, undefined));
         if (e instanceof StoreConflictError) {
           return withQuota(respond(errorReply(new ApiError(400, codes.invalidInput, 'That already exists.', e.message), shape), version, undefined));
         }

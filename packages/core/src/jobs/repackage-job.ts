@@ -1,3 +1,5 @@
+import type { LocalCopy } from '../blobs/blob-store';
+import type { TranscodeResult } from '../media/media-tools';
 import type { RenditionSet, VideoRecord } from '../records';
 import { isoTime } from '../representations/common';
 import type { Store } from '../store/store';
@@ -37,13 +39,24 @@ export function repackageHandler(d: TranscodeDeps): JobHandler {
       }
       const old = video!.renditions!;
       const kept = `videos/${job.subject}/renditions/${job.id}`;
-      await d.blobs.deleteTree(kept);
-      const result = await d.media
-        .repackage(d.blobs.localPath(old.key), d.blobs.localPath(kept), { names: old.list.map((r) => r.name), signal })
-        .catch(async (e: unknown) => {
-          await d.blobs.deleteTree(kept);
-          throw e;
-        });
+      // As a transcode: the rungs' MP4s lent as local copies, the output written to a scratch
+      // directory and stored whole; every local copy goes whatever happens.
+      const copies: LocalCopy[] = [];
+      let result: TranscodeResult;
+      try {
+        const sources = [];
+        for (const r of old.list) {
+          const copy = await d.blobs.materialise(`${old.key}/${r.file}`);
+          copies.push(copy);
+          sources.push({ name: r.name, path: copy.path });
+        }
+        const work = await d.blobs.scratch(`repackage-${job.id}`);
+        copies.push(work);
+        result = await d.media.repackage(sources, work.path, { signal });
+        await d.blobs.putTree(kept, work.path);
+      } finally {
+        await Promise.all(copies.map((c) => c.release()));
+      }
       const discard = await d.store.transaction(async (tx) => {
         if (!(await stillHeld(tx, job, worker))) return kept;
         await markDone(tx, job, d.now());

@@ -8,6 +8,7 @@ import type { JobRecord } from './job-records';
 import { enqueue, markDone, stillHeld } from './queue';
 import { PermanentJobError, type JobHandler } from './worker';
 import { emitVideoEvent } from '../domain/webhooks';
+import { deleteNow, enqueueDelete } from './delete-job';
 
 export const transcodeKind = 'transcode';
 
@@ -17,8 +18,7 @@ type TranscodePayload = { file: string; version: string | null };
 export const enqueueTranscode = (store: Store, videoId: string, file: string, version: string | null, now: Date) =>
   enqueue(store, { kind: transcodeKind, subject: videoId, payload: { file, version } satisfies TranscodePayload, max_attempts: 3 }, now);
 
-/** Where an attempt writes (wiped before it starts: a dead worker's half-written outputs go), and where a finished ladder is kept. */
-const workKey = (videoId: string, job: JobRecord) => `videos/${videoId}/work/${job.id}`;
+/** Where a finished ladder is kept (per job: a dead worker's attempt is replaced whole by the next). */
 const renditionsKey = (videoId: string, job: JobRecord) => `videos/${videoId}/renditions/${job.id}`;
 
 /** The file still waiting for this job: the video's own, or the latest version's. */
@@ -36,8 +36,8 @@ export interface TranscodeDeps {
 }
 
 /**
- * Transcodes a video's file to its rendition ladder. The outputs are written to a directory of
- * the job, moved into place whole, and swapped in by one transaction that also completes the
+ * Transcodes a video's file to its rendition ladder. The outputs are written to a local directory,
+ * stored whole under a key of the job, and swapped in by one transaction that also completes the
  * job — only while this worker still holds it and the file is still the one wanted (a newer
  * version, or a deleted video, discards them). The replaced renditions and file go after.
  */
@@ -55,22 +55,29 @@ export function transcodeHandler(d: TranscodeDeps): JobHandler {
           if (await stillHeld(tx, job, worker)) await tx.update<VideoRecord>('videos', video.id, { status: 'transcoding' });
         });
       }
-      const work = workKey(video.id, job);
-      await d.blobs.deleteTree(work);
-      const input = d.blobs.localPath(p.file);
+      // The tools work on local copies: the source lent by the store, the outputs in a scratch
+      // directory stored whole once complete; both go whatever happens (a stop aborts the tools).
+      const kept = renditionsKey(video.id, job);
       let source: VideoProbe;
       let result: TranscodeResult;
+      const input = await d.blobs.materialise(p.file);
+      const work = await d.blobs.scratch(`transcode-${job.id}`).catch(async (e: unknown) => {
+        await input.release();
+        throw e;
+      });
       try {
-        source = await d.media.probe(input);
-        result = await d.media.transcode(input, d.blobs.localPath(work), { source, signal });
-      } catch (e) {
-        await d.blobs.deleteTree(work);
-        throw isMediaInputError(e) ? new PermanentJobError(e.message) : e;
+        try {
+          source = await d.media.probe(input.path);
+          result = await d.media.transcode(input.path, work.path, { source, signal });
+        } catch (e) {
+          throw isMediaInputError(e) ? new PermanentJobError(e.message) : e;
+        }
+        await d.blobs.putTree(kept, work.path);
+      } finally {
+        await Promise.all([input.release(), work.release()]);
       }
-      const kept = renditionsKey(video.id, job);
-      await d.blobs.deleteTree(kept);
-      await d.blobs.move(work, kept);
-      const discard = await d.store.transaction(async (tx) => {
+      /** Swaps the renditions in (while this worker holds the job and the file is wanted): the blobs let go of. */
+      const swap = async (tx: Store): Promise<string[]> => {
         const current = await tx.get<VideoRecord>('videos', video.id);
         const version = current ? await stillWanted(tx, current, p) : false;
         if (!(await stillHeld(tx, job, worker))) return [kept];
@@ -98,8 +105,13 @@ export function transcodeHandler(d: TranscodeDeps): JobHandler {
         await emitVideoEvent(tx, saved!, 'video.available', d.now());
         await markDone(tx, job, d.now());
         return gone;
+      };
+      // What the swap let go of is removed by a job queued with it: it goes even if this worker dies now.
+      const removal = await d.store.transaction(async (tx) => {
+        const gone = await swap(tx);
+        return gone.length ? enqueueDelete(tx, gone, d.now()) : null;
       });
-      for (const key of discard) await d.blobs.deleteTree(key);
+      if (removal) await deleteNow(d.store, d.blobs, removal, d.now);
     },
 
     async failed(tx, job, error) {

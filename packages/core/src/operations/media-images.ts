@@ -68,11 +68,15 @@ async function serve(ctx: Context<unknown>): Promise<Reply> {
   const masterKey = `${dir}/master`;
   if (content.kind === 'frame' && !(await blobs.stat(masterKey))) {
     // A file the probe took for a video may still hold no decodable frame: its frame is the placeholder.
-    const frame = await media.frame(blobs.localPath(content.fileKey), content.seconds).catch(async (e: unknown) => {
-      if (!isMediaInputError(e)) throw e;
-      const [w, h] = sizesOf(record.kind)[sizesOf(record.kind).length - 1];
-      return media.renderImage(await media.placeholder(placeholderOf(record.kind), w, h), w, h, 'jpeg');
-    });
+    const source = await blobs.materialise(content.fileKey);
+    const frame = await media
+      .frame(source.path, content.seconds)
+      .catch(async (e: unknown) => {
+        if (!isMediaInputError(e)) throw e;
+        const [w, h] = sizesOf(record.kind)[sizesOf(record.kind).length - 1];
+        return media.renderImage(await media.placeholder(placeholderOf(record.kind), w, h), w, h, 'jpeg');
+      })
+      .finally(() => source.release());
     await blobs.put(masterKey, [frame]);
   }
   if (!dims) return (await blobReply(blobs, masterKey, mime(type), v)) ?? Promise.reject(deadLink());

@@ -37,7 +37,7 @@ async function servePlay(ctx: Context<unknown>): Promise<Reply> {
     status: 200,
     // The link expires, the files under it never change: cache until a day has passed at most.
     headers: { 'Cache-Control': 'private, max-age=86400' },
-    file: { key, size: info.size, type: playTypes[file.split('.').pop()!] },
+    file: { key, size: info.size, type: playTypes[file.split('.').pop()!], ...(info.modified ? { modified: info.modified } : {}) },
   };
 }
 

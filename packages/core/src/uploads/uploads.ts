@@ -8,6 +8,7 @@ import type { VideoRecord, VideoVersionRecord } from '../records';
 import type { Store } from '../store/store';
 import { escapeHtml, isoTime } from '../representations/common';
 import { emitVideoEvent } from '../domain/webhooks';
+import type { MultipartState } from './multipart';
 
 /**
  * Uploads are driven by transports (tus, multipart POST, pull) that move the bytes; every decision
@@ -77,13 +78,13 @@ export interface OpenUpload {
   redirectUrl: string | null;
 }
 
-interface Target {
+export interface Target {
   video: VideoRecord;
   version: VideoVersionRecord | null;
-  upload: UploadState & { secret?: string | null; expires?: string | null; redirect_url?: string | null };
+  upload: UploadState & { secret?: string | null; expires?: string | null; redirect_url?: string | null; multipart?: MultipartState | null };
 }
 
-async function targetOf(store: Store, id: string): Promise<Target> {
+export async function targetOf(store: Store, id: string): Promise<Target> {
   const parsed = parseId(id);
   if (!parsed) throw unknownLink();
   const video = await store.get<VideoRecord>('videos', parsed.videoId);
@@ -132,7 +133,12 @@ export interface UploadFiles {
 /** ffprobe's view of a file, or why it is not a video (any other failure is ours, and thrown). */
 export async function probeVideo(files: UploadFiles, key: string): Promise<VideoProbe | string> {
   try {
-    return await files.media.probe(files.blobs.localPath(key));
+    const copy = await files.blobs.materialise(key);
+    try {
+      return await files.media.probe(copy.path);
+    } finally {
+      await copy.release();
+    }
   } catch (e) {
     if (isMediaInputError(e)) return e.message;
     throw e;
@@ -154,7 +160,9 @@ export async function finishUpload(service: Service, id: string, file: { key: st
     const now = isoTime(service.now());
     // Every byte arrived: the upload is complete whatever the file turns out to be (a version that
     // is no video is marked failed, as the playing file stays).
-    const upload = { ...current, secret: null, expires: null, status: found || !version ? 'complete' : 'error', size: file.size };
+    // The multipart state is spent: the bytes are one blob now.
+    const { multipart: _spent, ...kept } = current;
+    const upload = { ...kept, secret: null, expires: null, status: found || !version ? 'complete' : 'error', size: file.size };
     const videoFile = found ? { key: file.key, size: file.size, type: found.type } : null;
     if (version) {
       await tx.update<VideoVersionRecord>('video_versions', version.id, { upload: upload as VideoVersionRecord['upload'], file: videoFile });

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { S3Client } from '@aws-sdk/client-s3';
+import S3rver from 's3rver';
+import { S3BlobStore, s3ClientConfig } from '@reelbase/http/s3';
+
+/** The credentials s3rver accepts. */
+const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+
+/**
+ * An S3-protocol server (s3rver, in-process) on a loopback port with one empty bucket, and what a
+ * reelbase process needs to reach it: a client, a store, and the environment for a child process.
+ * `stop` and `start` take it down and bring it back on the same port with the same objects.
+ */
+export class TestS3 {
+  readonly bucket = 'reelbase';
+  readonly dir = mkdtempSync(join(tmpdir(), 'reelbase-s3-'));
+  port = 0;
+  #server: S3rver | undefined;
+
+  async start(): Promise<this> {
+    this.#server = new S3rver({ address: '127.0.0.1', port: this.port, silent: true, directory: this.dir, configureBuckets: [{ name: this.bucket }] });
+    this.port = (await this.#server.run()).port;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.#server;
+    this.#server = undefined;
+    if (!server) return;
+    // Open keep-alive sockets would hold close() until they time out.
+    server.httpServer.closeAllConnections?.();
+    await server.close();
+  }
+
+  async dispose(): Promise<void> {
+    await this.stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  get endpoint(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** The environment that points a reelbase process (the SDK's standard variables) at this server. */
+  env(prefix = ''): Record<string, string> {
+    return {
+      AWS_ENDPOINT_URL_S3: this.endpoint,
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      REELBASE_S3_FORCE_PATH_STYLE: '1',
+      REELBASE_BLOBS: `s3://${this.bucket}${prefix ? `/${prefix}` : ''}`,
+    };
+  }
+
+  client(): S3Client {
+    return new S3Client({ ...s3ClientConfig({ REELBASE_S3_FORCE_PATH_STYLE: '1' }), endpoint: this.endpoint, region: 'us-east-1', credentials });
+  }
+
+  /** A store on the bucket under `prefix`, making tools' local copies in `tmpDir` (default the system's). */
+  store(prefix = '', tmpDir?: string): S3BlobStore {
+    return new S3BlobStore({ bucket: this.bucket, prefix: prefix ? `${prefix}/` : '', client: this.client(), tmpDir });
+  }
+
+  /** Every object key in the bucket. */
+  async keys(prefix = ''): Promise<string[]> {
+    const store = new S3BlobStore({ bucket: this.bucket, client: this.client() });
+    const keys: string[] = [];
+    for await (const blob of store.list(prefix)) keys.push(blob.key);
+    return keys.sort();
+  }
+}
