@@ -5,6 +5,7 @@ import { isoTime } from '../representations/common';
 import type { Store } from '../store/store';
 import type { JobRecord } from './job-records';
 import { enqueue, markDone, stillHeld } from './queue';
+import { deleteNow, enqueueDelete } from './delete-job';
 import type { TranscodeDeps } from './transcode-job';
 import type { JobHandler } from './worker';
 
@@ -57,16 +58,21 @@ export function repackageHandler(d: TranscodeDeps): JobHandler {
       } finally {
         await Promise.all(copies.map((c) => c.release()));
       }
-      const discard = await d.store.transaction(async (tx) => {
-        if (!(await stillHeld(tx, job, worker))) return kept;
-        await markDone(tx, job, d.now());
-        const now = await tx.get<VideoRecord>('videos', job.subject);
-        if (!current(now)) return kept;
-        const renditions: RenditionSet = { key: kept, source: old.source, master: result.master, list: result.renditions, time: isoTime(d.now()) };
-        await tx.update<VideoRecord>('videos', job.subject, { renditions });
-        return old.key;
+      // The set let go of (the old one, or this one when it came too late) is removed by a job
+      // queued with the swap, as a transcode's: it goes even if this worker dies now.
+      const removal = await d.store.transaction(async (tx) => {
+        const swap = async (): Promise<string> => {
+          if (!(await stillHeld(tx, job, worker))) return kept;
+          await markDone(tx, job, d.now());
+          const now = await tx.get<VideoRecord>('videos', job.subject);
+          if (!current(now)) return kept;
+          const renditions: RenditionSet = { key: kept, source: old.source, master: result.master, list: result.renditions, time: isoTime(d.now()) };
+          await tx.update<VideoRecord>('videos', job.subject, { renditions });
+          return old.key;
+        };
+        return enqueueDelete(tx, [await swap()], d.now());
       });
-      await d.blobs.deleteTree(discard);
+      await deleteNow(d.store, d.blobs, removal, d.now);
     },
     // The legacy set keeps playing.
     async failed() {},
