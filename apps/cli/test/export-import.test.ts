@@ -45,8 +45,8 @@ describe('export and import', () => {
     assert.deepEqual(Object.keys(header.collections), Object.keys(schema));
     assert.deepEqual(header.collections.videos, { id: 'auto', count: 4, sequence: 5 });
     assert.deepEqual(header.collections.tokens, { id: 'text', count: 3 });
-    // The upload's transcode job, done, and the key that signs media links travel with the store.
-    assert.deepEqual(header.collections.jobs, { id: 'auto', count: 1, sequence: 1 });
+    // The upload's transcode job and the deleted video's file removal, done, and the key that signs media links travel with the store.
+    assert.deepEqual(header.collections.jobs, { id: 'auto', count: 2, sequence: 2 });
     assert.deepEqual(header.collections.service_keys, { id: 'text', count: 1 });
     assert.deepEqual(header.collections.webhooks, { id: 'auto', count: 0, sequence: 0 });
     const total = Object.values(header.collections as Record<string, { count: number }>).reduce((n, c) => n + c.count, 0);
@@ -57,7 +57,10 @@ describe('export and import', () => {
     assert.deepEqual(docs.filter((l) => l.collection === 'videos').map((l) => l.doc.id), ['1', '2', '3', '4']);
     assert.deepEqual(
       docs.filter((l) => l.collection === 'jobs').map((l) => [l.doc.kind, l.doc.state, l.doc.subject]),
-      [['transcode', 'done', population.videos.uploaded]],
+      [
+        ['transcode', 'done', population.videos.uploaded],
+        ['blobs.delete', 'done', `videos/${population.videos.deleted}`],
+      ],
     );
   });
 
@@ -65,7 +68,7 @@ describe('export and import', () => {
     assert.match(exportErr, /^COLLECTION\s+DOCUMENTS\s+SEQUENCE\n/);
     assert.match(exportErr, /^videos\s+4\s+5$/m);
     assert.match(exportErr, /^tokens\s+3$/m);
-    assert.match(exportErr, /^jobs\s+1\s+1$/m);
+    assert.match(exportErr, /^jobs\s+2\s+2$/m);
     assert.match(exportErr, /^service_keys\s+1$/m);
     assert.doesNotMatch(exportErr, /^webhooks\s/m, 'an empty collection is not shown');
     assert.ok(exportErr.includes(`Exported ${dumpLines(dump).length - 1} documents from json:${join(dir, 'source', 'reelbase.json')}.\n`));

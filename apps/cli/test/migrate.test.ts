@@ -36,7 +36,7 @@ describe('migrate a populated JSON store to SQLite', () => {
       /^videos\s+4\s+4\s+5\s+ok$/,
       /^comments\s+2\s+2\s+2\s+ok$/,
       // The upload's transcode, done; the key that signs media links.
-      /^jobs\s+1\s+1\s+1\s+ok$/,
+      /^jobs\s+2\s+2\s+2\s+ok$/,
       /^service_keys\s+1\s+1\s+ok$/,
       /^video_tags\s+2\s+2\s+2\s+ok$/,
       /^likes\s+2\s+2\s+2\s+ok$/,
