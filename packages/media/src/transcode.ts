@@ -111,7 +111,9 @@ const quiet = ['-hide_banner', '-nostdin', '-v', 'error', '-nostats', '-y'];
  * The encoder settings of one rendition: x264 at the rung's CRF under its VBV ceiling, keyframes
  * at every multiple of the segment length (forced by time, and the GOP held to the same length
  * with scene cuts off) so every rendition switches at the same instants; AAC stereo 48 kHz. A
- * keyframe a segment, not two: on a still picture keyframes are most of the bits.
+ * keyframe a segment, not two: on a still picture keyframes are most of the bits. x264's SEI (its
+ * version and settings, ~700 bytes a rendition) is dropped: no player reads it, and on a cheap
+ * source it is seconds of the rung's budget.
  */
 export function renditionArgs(rung: Rung, o: { fps: number; hasAudio: boolean; segmentSeconds?: number }): string[] {
   const keyframeSeconds = o.segmentSeconds ?? 4;
@@ -120,6 +122,7 @@ export function renditionArgs(rung: Rung, o: { fps: number; hasAudio: boolean; s
     ...['-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'high', '-pix_fmt', 'yuv420p'],
     ...['-crf', String(rung.crf), '-maxrate', `${rung.maxKbps}k`, '-bufsize', `${rung.bufferKbits}k`],
     ...['-g', gop, '-keyint_min', gop, '-sc_threshold', '0', '-force_key_frames', `expr:gte(t,n_forced*${keyframeSeconds})`],
+    ...['-bsf:v', 'filter_units=remove_types=6'],
     ...(o.hasAudio ? ['-c:a', 'aac', '-b:a', `${rung.audioKbps}k`, '-ac', '2', '-ar', '48000'] : ['-an']),
   ];
 }

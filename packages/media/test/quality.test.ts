@@ -105,4 +105,21 @@ describe('transcode quality and cost', { skip: ffmpeg && ffprobe ? false : 'no f
       assert.ok(stored <= 1.05 * media, `${kind}: ${stored} bytes stored for ${media} bytes of MP4 (${files.join(', ')})`);
     });
   }
+
+  it('a still 720p slide past one keyframe (~10 kbit/s of video): every rung ≤ 1.1× its video bits, SSIM ≥ 0.95', async () => {
+    // Its frames cost ~7 kbit/s empty, so the cap leaves little for the keyframe at 4 s.
+    const source = join(dir, 'still-720p.mp4');
+    await makeContentClip(ffmpeg!.path, source, 'slide', { size: '1280x720', seconds: 5 });
+    const info = await probe(source);
+    const out = join(dir, 'still-720p');
+    const result = await createMediaTools().transcode(source, out, { source: info });
+    assert.deepEqual(result.renditions.map((r) => r.name), ['240p', '360p', '540p', '720p']);
+    for (const r of result.renditions) {
+      const bytes = await mediaBytes(join(out, r.file));
+      const videoBitrate = (bytes.video * 8) / bytes.seconds;
+      assert.ok(videoBitrate <= 1.1 * info.videoBitrate!, `${r.name}: ${Math.round(videoBitrate / 100) / 10} kbit/s of video, the source ${Math.round(info.videoBitrate! / 100) / 10}`);
+      const score = await ssim(join(out, r.file), source, r);
+      assert.ok(score >= 0.95, `${r.name}: SSIM ${score}`);
+    }
+  });
 });
