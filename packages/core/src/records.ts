@@ -47,6 +47,8 @@ export type UserRecord = {
   privacy_opt_out: boolean;
   /** Connection totals of the User, kept in step by the operations that change them. */
   videos_total: number;
+  /** Bytes the user's video files occupy (domain/upload-quota.ts); absent means none. */
+  upload_bytes?: number;
   followers_total: number;
   following_total: number;
   albums_total: number;

@@ -97,6 +97,7 @@ export const representContext = (ctx: Context<unknown>): RepresentContext => ({
   viewer: ctx.principal.user,
   links: ctx.links,
   now: ctx.now(),
+  uploadQuotaBytes: ctx.config.uploadQuotaBytes,
 });
 
 /**

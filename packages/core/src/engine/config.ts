@@ -14,6 +14,8 @@ export interface ServiceConfig {
   followRateLimit: { max: number; windowSeconds: number };
   /** Largest video file accepted by any upload approach, in bytes (beyond: 413). */
   uploadMaxBytes: number;
+  /** Bytes each user's uploads may occupy in all (`upload_quota`; beyond: 403/4101). */
+  uploadQuotaBytes: number;
   /** How long an upload link (tus, post) stays usable after the video or version is created. */
   uploadLinkTtlSeconds: number;
   /** Pull uploads may fetch loopback and private addresses (tests, closed networks). */
@@ -52,6 +54,7 @@ export const defaultConfig: ServiceConfig = {
   spamWords: [],
   followRateLimit: { max: 1000, windowSeconds: 3600 },
   uploadMaxBytes: 5 * 1024 ** 3,
+  uploadQuotaBytes: 500 * 1024 ** 3,
   uploadLinkTtlSeconds: 24 * 3600,
   pullAllowPrivate: false,
   webhookAllowPrivate: false,

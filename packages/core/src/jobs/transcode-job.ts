@@ -9,6 +9,7 @@ import { enqueue, markDone, stillHeld } from './queue';
 import { PermanentJobError, type JobHandler } from './worker';
 import { emitVideoEvent } from '../domain/webhooks';
 import { deleteNow, enqueueDelete } from './delete-job';
+import { countUploadBytes } from '../domain/upload-quota';
 
 export const transcodeKind = 'transcode';
 
@@ -98,7 +99,10 @@ export function transcodeHandler(d: TranscodeDeps): JobHandler {
           // The new version's renditions are ready: it becomes the file, and the old one goes.
           Object.assign(patch, { file: version.file, duration: Math.round(source.duration), width: source.width, height: source.height });
           const old = current.file?.key;
-          if (old && old !== p.file) gone.push(old, framePrefix(current.id, old));
+          if (old && old !== p.file) {
+            gone.push(old, framePrefix(current.id, old));
+            await countUploadBytes(tx, current.user_id, -current.file!.size);
+          }
           await tx.update<VideoVersionRecord>('video_versions', version.id, { file: null });
         }
         const saved = await tx.update<VideoRecord>('videos', current.id, patch);

@@ -10,6 +10,7 @@ import type { VideoRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { representUserSummary } from '../representations/user';
 import { finishedBlobKey, stagingKey, uploadId, uploadLinks } from '../uploads/uploads';
+import { countUploadBytes } from '../domain/upload-quota';
 
 /**
  * The streaming approach: POST /me/videos with upload.approach streaming gives a ticket; the
@@ -127,6 +128,7 @@ export const completeStreamingUpload = operation({
       transcode_status: 'in_progress',
       modified_time: isoTime(ctx.now()),
     });
+    await countUploadBytes(ctx.store, video.user_id, moved.size);
     await enqueueTranscode(ctx.store, video.id, key, null, ctx.now());
     return { status: 201, kind: 'video', headers: { Location: `/videos/${video.id}` }, body: await representOne(ctx, saved!), jobsQueued: true };
   },

@@ -15,6 +15,7 @@ import { and, eq } from '../store/filters';
 import { matching } from '../store/search';
 import { representVideo } from '../representations/video';
 import { recordActivity } from '../domain/activities';
+import { assertRoomFor } from '../domain/upload-quota';
 import type { UserRecord } from '../records';
 
 export const createVideo = operation({
@@ -43,6 +44,7 @@ export const createVideo = operation({
         { field: 'upload.size', error_code: 2204, error: 'Too large.', developer_message: `At most ${ctx.config.uploadMaxBytes} bytes.` },
       ]);
     }
+    assertRoomFor(owner, declared, ctx.config.uploadQuotaBytes);
     checkVideoRules(ctx, owner, fields, null);
     const base = newVideo(owner, ctx.now());
     const doc = { ...base, ...videoPatch(base, fields, ctx.now()) };

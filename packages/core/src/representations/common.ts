@@ -15,6 +15,8 @@ export interface RepresentContext {
   links: LinkSigner;
   /** The request's time: expiring links (text tracks, playback) are signed until a day after it. */
   now: Date;
+  /** Bytes each user may store (config `uploadQuotaBytes`), for the owner's `upload_quota`. */
+  uploadQuotaBytes?: number;
 }
 
 /** ISO 8601 with an explicit offset, second precision: `2026-01-02T03:04:05+00:00` (toISOString always ends in `.sssZ`). */

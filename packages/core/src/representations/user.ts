@@ -2,9 +2,7 @@ import type { UserRecord } from '../records';
 import { since } from '../engine/versions';
 import { connection, interaction, notReportable, placeholderPicture, resourceKey, type RepresentContext } from './common';
 import { representPicture } from './picture';
-
-/** Bytes a user may store: the lifetime quota every account is shown (reelbase does not count uploads against it yet). */
-const quotaBytes = 500 * 1024 ** 3;
+import { spaceOf } from '../domain/upload-quota';
 
 export const userUri = (id: string): string => `/users/${id}`;
 
@@ -44,7 +42,7 @@ export function representUser(user: UserRecord, ctx: RepresentContext, facts: Us
   if (viewer?.id === user.id) {
     out.preferences = { videos: { privacy: { ...user.video_defaults } } };
     // The space shown is the lifetime quota; there is no periodic one.
-    const lifetime = { free: quotaBytes, max: quotaBytes, used: 0 };
+    const lifetime = spaceOf(user, ctx.uploadQuotaBytes);
     const quota: Record<string, unknown> = {
       space: { ...lifetime, showing: 'lifetime' },
       lifetime,

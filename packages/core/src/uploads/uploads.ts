@@ -9,6 +9,7 @@ import type { Store } from '../store/store';
 import { escapeHtml, isoTime } from '../representations/common';
 import { emitVideoEvent } from '../domain/webhooks';
 import type { MultipartState } from './multipart';
+import { countUploadBytes } from '../domain/upload-quota';
 
 /**
  * Uploads are driven by transports (tus, multipart POST, pull) that move the bytes; every decision
@@ -164,6 +165,7 @@ export async function finishUpload(service: Service, id: string, file: { key: st
     const { multipart: _spent, ...kept } = current;
     const upload = { ...kept, secret: null, expires: null, status: found || !version ? 'complete' : 'error', size: file.size };
     const videoFile = found ? { key: file.key, size: file.size, type: found.type } : null;
+    if (videoFile) await countUploadBytes(tx, video.user_id, videoFile.size);
     if (version) {
       await tx.update<VideoVersionRecord>('video_versions', version.id, { upload: upload as VideoVersionRecord['upload'], file: videoFile });
       if (!found) return { status: 'transcode_error', probe: null, discard: [file.key] };
