@@ -19,7 +19,7 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions):
   const where = compileWhere(tables, table, options.where, countParams);
   const params = [...countParams];
   const ranked = rankedSearch(options.where, options.orderBy);
-  const score = ranked && (canMatch(ranked) ? ftsScore(table, ranked, (value) => (params.push(value), '?')) : '0');
+  const score = ranked && (canMatch(ranked) ? ftsScore(table, ranked, (value) => (params.push(value), '?')) : 'NULL');
   const orderBy = compileOrderBy(sqliteDialect, table, options.orderBy, score);
   return {
     select: `SELECT id, ${DOC_COLUMN} FROM ${table.sql}${where} ORDER BY ${orderBy}`,

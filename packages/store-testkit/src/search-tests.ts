@@ -56,6 +56,13 @@ export function searchTests(driver: StoreTestDriver): void {
     ];
     for (const [label, query, expected] of cases) it(`${label}: ${JSON.stringify(query)}`, async () => assert.deepEqual(await found(query), expected));
 
+    it('ranks a query that can match nothing (exclusions or punctuation alone) as an empty page, not an error', async () => {
+      for (const query of ['-car', '-1', '!!!']) {
+        const result = await store.find('clips', { where: matches(query), orderBy: [{ field: RELEVANCE, direction: 'desc' }], limit: 5 });
+        assert.deepEqual(result, { items: [], total: 0 }, query);
+      }
+    });
+
     it('combines with other conditions, and counts only what both hold', async () => {
       const result = await store.find('clips', { where: and(matches('documentary'), eq('owner', 'b')), limit: 1 });
       assert.equal(result.total, 2);
