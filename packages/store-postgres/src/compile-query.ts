@@ -25,7 +25,8 @@ export function compileFind(tables: PgTables, table: PgTable, options: FindOptio
   const params = newParams();
   const where = compileWhere(tables, table, options.where, params);
   const ranked = rankedSearch(options.where, options.orderBy);
-  const score = ranked && (canMatch(ranked) ? tsScore(table, ranked, (v) => params.bind(v)) : 'NULL');
+  // A query that can match nothing still orders by an expression: a bare constant there names a column position.
+  const score = ranked && (canMatch(ranked) ? tsScore(table, ranked, (v) => params.bind(v)) : 'CAST(NULL AS REAL)');
   const order = compileOrderBy(pgDialect, table, options.orderBy, score);
   const sql =
     `SELECT id, ${DOC_COLUMN}, (SELECT count(*) FROM ${table.sql}${where}) AS total FROM ${table.sql}${where}` +
@@ -38,7 +39,7 @@ export function compileFindOne(tables: PgTables, table: PgTable, where: Filter, 
   const params = newParams();
   const whereSql = compileWhere(tables, table, where, params);
   const ranked = rankedSearch(where, orderBy);
-  const score = ranked && (canMatch(ranked) ? tsScore(table, ranked, (v) => params.bind(v)) : 'NULL');
+  const score = ranked && (canMatch(ranked) ? tsScore(table, ranked, (v) => params.bind(v)) : 'CAST(NULL AS REAL)');
   const sql = `SELECT id, ${DOC_COLUMN} FROM ${table.sql}${whereSql} ORDER BY ${compileOrderBy(pgDialect, table, orderBy, score)} LIMIT 1`;
   return { sql, params: params.values };
 }

@@ -19,7 +19,8 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions):
   const where = compileWhere(tables, table, options.where, countParams);
   const params = [...countParams];
   const ranked = rankedSearch(options.where, options.orderBy);
-  const score = ranked && (canMatch(ranked) ? ftsScore(table, ranked, (value) => (params.push(value), '?')) : 'NULL');
+  // A query that can match nothing still orders by an expression: a bare constant there names a column position.
+  const score = ranked && (canMatch(ranked) ? ftsScore(table, ranked, (value) => (params.push(value), '?')) : 'CAST(NULL AS REAL)');
   const orderBy = compileOrderBy(sqliteDialect, table, options.orderBy, score);
   return {
     select: `SELECT id, ${DOC_COLUMN} FROM ${table.sql}${where} ORDER BY ${orderBy}`,
