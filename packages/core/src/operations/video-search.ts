@@ -4,6 +4,7 @@ import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../
 import { operation } from '../engine/operation';
 import { visibleVideos } from '../domain/visibility';
 import { representVideos } from '../domain/videos';
+import { clipSorts } from '../domain/video-lists';
 import { isoTime } from '../representations/common';
 import type { VideoRecord } from '../records';
 import { and, gte, inSelect, isIn, lte } from '../store/filters';
@@ -12,12 +13,7 @@ import type { Filter, OrderBy } from '../store/store';
 
 const sorts = {
   relevant: [{ field: RELEVANCE, direction: 'desc' }, ...by('plays', 'desc')] as OrderBy[],
-  alphabetical: by('name', 'asc'),
-  comments: by('comments_total', 'desc'),
-  date: by('created_time', 'desc'),
-  duration: by('duration', 'desc'),
-  likes: by('likes_total', 'desc'),
-  plays: by('plays', 'desc'),
+  ...clipSorts,
 };
 type Sort = keyof typeof sorts;
 
