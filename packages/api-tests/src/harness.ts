@@ -71,6 +71,9 @@ export class Harness {
     const service = createService({ store, clock: clock.now, config: { rateLimit: null, ...config }, onError: (e) => console.error('UNEXPECTED', e) });
     const filesDir = mkdtempSync(join(tmpdir(), 'reelbase-files-'));
     const server = await serve(service, { port: 0, host: '127.0.0.1', filesDir, blobs: o.blobs, redirectFiles: o.redirectFiles, worker: false });
+    // Seeds run in this process and can block its loop past the 5 s idle timeout, after which the
+    // server's timer may close a kept-alive socket just as fetch reuses it (ECONNRESET).
+    server.server.keepAliveTimeout = 60_000;
     const worker = startWorker(service, { filesDir, blobs: o.blobs, start: false });
     const removeAll = () => {
       cleanup();
