@@ -1,8 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdir, rename } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
+import S3rver, { type S3rverStore } from 's3rver';
 import { S3BlobStore, s3ClientConfig } from '@reelbase/http/s3';
 
 /** The credentials s3rver accepts. */
@@ -21,6 +25,7 @@ export class TestS3 {
 
   async start(): Promise<this> {
     this.#server = new S3rver({ address: '127.0.0.1', port: this.port, silent: true, directory: this.dir, configureBuckets: [{ name: this.bucket }] });
+    putWhole(this.#server.store, `${this.dir}-incoming`);
     this.port = (await this.#server.run()).port;
     return this;
   }
@@ -37,6 +42,7 @@ export class TestS3 {
   async dispose(): Promise<void> {
     await this.stop();
     rmSync(this.dir, { recursive: true, force: true });
+    rmSync(`${this.dir}-incoming`, { recursive: true, force: true });
   }
 
   get endpoint(): string {
@@ -71,4 +77,39 @@ export class TestS3 {
     for await (const blob of store.list(prefix)) keys.push(blob.key);
     return keys.sort();
   }
+}
+
+/**
+ * s3rver writes an object in place as its bytes arrive (and answers before they are flushed), so
+ * two PUTs of one key interleave and a read can see a torn object, where every S3 provider makes a
+ * PUT visible whole. The fixture gives s3rver a provider's semantics: the bytes go to a file of
+ * their own, which replaces the object in one rename, with its checksum, one writer at a time.
+ */
+function putWhole(store: S3rverStore, incoming: string): void {
+  mkdirSync(incoming, { recursive: true });
+  const turns = new Map<string, Promise<unknown>>();
+  store.putObject = async function (object) {
+    const temp = join(incoming, randomUUID());
+    const md5 = createHash('md5');
+    let size = 0;
+    const count = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        md5.update(chunk);
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
+    await pipeline(Buffer.isBuffer(object.content) ? Readable.from([object.content]) : object.content, count, createWriteStream(temp));
+    const digest = md5.digest('hex');
+    const path = this.getResourcePath(object.bucket, object.key, 'object');
+    const key = `${object.bucket}/${object.key}`;
+    const turn = (turns.get(key) ?? Promise.resolve()).then(async () => {
+      await mkdir(dirname(path), { recursive: true });
+      await rename(temp, path);
+      await this.putMetadata(object.bucket, object.key, object.metadata, digest);
+    });
+    turns.set(key, turn.catch(() => undefined));
+    await turn;
+    return { size, md5: digest };
+  };
 }

@@ -10,9 +10,16 @@ declare module 's3rver' {
     resetOnClose?: boolean;
     configureBuckets?: { name: string }[];
   }
+  /** s3rver's filesystem store: the calls the test fixture replaces or uses. */
+  export interface S3rverStore {
+    putObject(this: S3rverStore, object: { bucket: string; key: string; content: Buffer | NodeJS.ReadableStream; metadata: Record<string, string> }): Promise<{ size: number; md5: string }>;
+    getResourcePath(bucket: string, key: string, resource: string): string;
+    putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5?: string): Promise<void>;
+  }
   export default class S3rver {
     constructor(options: S3rverOptions);
     httpServer: Server;
+    store: S3rverStore;
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
   }
