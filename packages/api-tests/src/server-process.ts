@@ -22,7 +22,12 @@ export function startServerProcess(kind: string, path: string, token?: string): 
   // Its stderr stays readable for tests (signal messages); by default it passes through.
   child.stderr!.pipe(process.stderr);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the server did not start within 20 s')), 20_000);
+    // A server that never says it listens is killed: left running, it would hold the test's
+    // process open (its pipes) after the test failed, and the suite would never end.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('the server did not start within 20 s'));
+    }, 20_000);
     child.once('exit', (code) => reject(new Error(`the server exited with ${code} before listening`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const m = /^listening (\d+) (\S+)$/.exec(line);
