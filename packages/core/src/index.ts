@@ -35,6 +35,8 @@ export { accounts, contentRatings, licenses, privacyViews } from './catalog/cont
 export { isoTime } from './representations/common';
 export type { BlobStore, BlobInfo, BlobBytes, ByteRange, ReadAt, BlobAccess, LocalCopy } from './blobs/blob-store';
 export { BlobUnavailableError, blobsUnavailable } from './blobs/blob-store';
+export { ownedBlobs, OwnedIndex, type OwnedBlob } from './blobs/owned-keys';
+export { checkBlobs, removeOrphans, type BlobCheck, type BlobCheckOptions } from './blobs/blob-check';
 export { openUpload, finishUpload, failUpload, newBlobKey, stagingKey, type OpenUpload, type FinishedUpload, type UploadFiles } from './uploads/uploads';
 export { readMultipart, saveMultipart, tailKey, type MultipartPart, type MultipartState } from './uploads/multipart';
 export type { VideoProbe, Rendition, TranscodeResult } from './media/media-tools';
