@@ -214,9 +214,9 @@ export class S3BlobStore implements BlobStore {
     } while (token);
   }
 
-  /** Downloaded into a directory of its own, removed on release (and when the download fails). */
-  async materialise(key: string): Promise<LocalCopy> {
-    const copy = await freshDir(this.#tmpDir, `reelbase-copy-${randomBytes(12).toString('hex')}`);
+  /** Downloaded into a directory of its own (emptied first when named), removed on release and when the download fails. */
+  async materialise(key: string, name = randomBytes(12).toString('hex')): Promise<LocalCopy> {
+    const copy = await freshDir(this.#tmpDir, `reelbase-copy-${name}`);
     try {
       const path = join(copy.path, 'input');
       await pipeline(this.get(key), createWriteStream(path));

@@ -68,8 +68,12 @@ export interface BlobAccess {
   delete(key: string): Promise<void>;
   /** Removes every blob under `prefix/` (and `prefix` itself); a missing prefix is not an error. */
   deleteTree(prefix: string): Promise<void>;
-  /** A local file holding the bytes of `key`, for a tool that reads files; released when the tool is done. */
-  materialise(key: string): Promise<LocalCopy>;
+  /**
+   * A local file holding the bytes of `key`, for a tool that reads files; released when the tool
+   * is done. A job names its copy (`name`: [\w-], as `scratch`), so what a killed attempt left
+   * goes when the next starts on the same machine.
+   */
+  materialise(key: string, name?: string): Promise<LocalCopy>;
   /**
    * An empty local directory for a tool to write into, later stored whole with `putTree`. It is
    * named for `name` (a job's id: [\w-]), so what a killed attempt left there goes when the next starts.

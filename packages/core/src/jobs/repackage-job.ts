@@ -46,8 +46,8 @@ export function repackageHandler(d: TranscodeDeps): JobHandler {
       let result: TranscodeResult;
       try {
         const sources = [];
-        for (const r of old.list) {
-          const copy = await d.blobs.materialise(`${old.key}/${r.file}`);
+        for (const [i, r] of old.list.entries()) {
+          const copy = await d.blobs.materialise(`${old.key}/${r.file}`, `repackage-${job.id}-${i}`);
           copies.push(copy);
           sources.push({ name: r.name, path: copy.path });
         }

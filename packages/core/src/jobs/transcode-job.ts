@@ -61,7 +61,7 @@ export function transcodeHandler(d: TranscodeDeps): JobHandler {
       const kept = renditionsKey(video.id, job.id);
       let source: VideoProbe;
       let result: TranscodeResult;
-      const input = await d.blobs.materialise(p.file);
+      const input = await d.blobs.materialise(p.file, `transcode-${job.id}`);
       const work = await d.blobs.scratch(`transcode-${job.id}`).catch(async (e: unknown) => {
         await input.release();
         throw e;
