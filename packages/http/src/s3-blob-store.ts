@@ -267,9 +267,13 @@ export class S3BlobStore implements BlobStore {
     );
   }
 
-  /** Drops a multipart upload's parts (a server that lacks the call answers an error, which is reported). */
+  /** Drops a multipart upload's parts; one already completed or aborted (NoSuchUpload) is not an error. */
   async abortMultipart(key: string, uploadId: string): Promise<void> {
-    await this.#send(`abort the upload of ${key}`, () => this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: this.objectKey(key), UploadId: uploadId })));
+    try {
+      await this.#send(`abort the upload of ${key}`, () => this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: this.objectKey(key), UploadId: uploadId })));
+    } catch (e) {
+      if (!isMissing(e) && (e as Error).name !== 'NoSuchUpload') throw e;
+    }
   }
 
   presign(key: string, o: { seconds: number; type: string; downloadName?: string }): Promise<string> {

@@ -81,6 +81,8 @@ export interface BlobAccess {
   scratch(name: string): Promise<LocalCopy>;
   /** Stores every file under the local directory `dir` below `prefix/` (the directory is consumed). */
   putTree(prefix: string, dir: string): Promise<void>;
+  /** Drops an unfinished multipart upload of `key` (object stores only); one already gone is not an error. */
+  abortMultipart?(key: string, uploadId: string): Promise<void>;
 }
 
 /** Where video files live: core's access plus what the transport itself needs to serve and administer them. */

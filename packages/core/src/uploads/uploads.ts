@@ -57,7 +57,7 @@ export const postForm = (link: string): string =>
 /** Where a streaming upload's bytes wait for DELETE /users/{user_id}/uploads/{upload}. */
 export const stagingKey = (id: string): string => `staging/${id.replace('.', '_')}`;
 
-const parseId = (id: string): { videoId: string; versionId: string | null; secret: string } | null => {
+export const parseId = (id: string): { videoId: string; versionId: string | null; secret: string } | null => {
   const m = /^(\d{1,18})(?:\.(\d{1,18}))?-([0-9a-f]{48})$/.exec(id);
   return m ? { videoId: m[1], versionId: m[2] ?? null, secret: m[3] } : null;
 };
