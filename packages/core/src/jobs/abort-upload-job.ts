@@ -59,7 +59,8 @@ export function abortUploadHandler(d: { store: Store; blobs: BlobAccess; now: ()
         const due = abandonedAfter(holder!.upload.expires, now);
         if (due > now) return release(d.store, job, worker, now, due);
       }
-      const completed = holder?.upload.status === 'complete' && (holder.version ?? holder.video).file?.key === p.key;
+      // Completed into the record's file (a version's file moves to the video once transcoded): nothing to abort.
+      const completed = holder?.upload.status === 'complete' && [holder.version?.file?.key, holder.video.file?.key].includes(p.key);
       if (!completed) await d.blobs.abortMultipart?.(p.key, p.uploadId);
       const removal = await d.store.transaction(async (tx) => {
         if (!(await stillHeld(tx, job, worker))) return null;
