@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createToken, createUser, parseScopes, schema } from '@reelbase/core';
+import { checkBlobs, createToken, createUser, parseScopes, schema } from '@reelbase/core';
 import { createTusVideo, fetchBytes, filesUnder, makeClip, TestS3, WebhookReceiver } from '@reelbase/api-tests';
 import { openPostgresStore, scratchDatabase } from '@reelbase/store-postgres';
 import { tempDir } from './cli-harness';
@@ -112,6 +112,13 @@ describe('a fleet sharing only PostgreSQL and an S3 bucket', { skip: database ? 
       assert.deepEqual([captions.status, captions.bytes.toString()], [200, 'WEBVTT\n\n00:01.000 --> 00:02.000\nHello\n']);
 
       assert.ok((await s3.keys(`videos/${id}/`)).length > 3);
+      const records = await openPostgresStore({ schema, url });
+      try {
+        const found = await checkBlobs(records, s3.store(), { now: new Date(), graceSeconds: 0 });
+        assert.deepEqual([found.orphans.map((o) => o.key), found.missing.map((m) => m.key)], [[], []], 'blobs check is clean on PostgreSQL');
+      } finally {
+        await records.close();
+      }
       assert.equal((await call(b, token, 'DELETE', `/videos/${id}`)).status, 204);
       assert.deepEqual(await s3.keys(), [], 'the bucket holds nothing of the video (nor of anything else: it was the only one)');
     } finally {

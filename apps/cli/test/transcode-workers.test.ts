@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, watch } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createToken, createUser, eq, parseScopes, schema, type JobRecord, type Store, type VideoRecord } from '@reelbase/core';
+import { eq, schema, type JobRecord, type Store, type VideoRecord } from '@reelbase/core';
 import { createTusVideo, makeClip, sendByTus, WebhookReceiver } from '@reelbase/api-tests';
 import { openPostgresStore, scratchDatabase } from '@reelbase/store-postgres';
 import { openSqliteStore } from '@reelbase/store-sqlite';
 import { tempDir } from './cli-harness';
-import { killCli, servedUrl, startCli, stopCli } from './worker-processes';
+import { account, appears, caller, deliveries, killCli, servedUrl, startCli, stopCli } from './worker-processes';
 
 const postgres = process.env.REELBASE_TEST_POSTGRES;
 const database = postgres ? scratchDatabase(postgres) : undefined;
@@ -16,43 +16,6 @@ if (database) after(() => database.drop());
 const t0 = '2030-01-01T00:00:00Z';
 /** After a worker's 60-second lease ran out. */
 const later = '2030-01-01T00:05:00Z';
-
-/** An API caller on a server process with one user's token. */
-const caller = (base: string, token: string) => ({
-  call: async (method: string, path: string, o: { token?: string; json?: unknown } = {}) => {
-    const res = await fetch(base + path, {
-      method,
-      headers: { authorization: `Bearer ${o.token ?? token}`, ...(o.json === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: o.json === undefined ? undefined : JSON.stringify(o.json),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
-  },
-});
-
-async function account(store: Store): Promise<string> {
-  const user = await createUser(store, new Date(t0), { name: 'Uploader' });
-  return (await createToken(store, new Date(t0), user.id, parseScopes('all'))).token;
-}
-
-/** Resolves once `name` exists in `dir` (the directory itself must exist): watched, not polled. */
-function appears(dir: string, name: (entry: string) => boolean): Promise<string> {
-  return new Promise((resolve) => {
-    const watcher = watch(dir, () => check());
-    const check = () => {
-      const found = readdirSync(dir).find(name);
-      if (!found) return;
-      watcher.close();
-      resolve(found);
-    };
-    check();
-  });
-}
-
-/** Resolves once the receiver has `n` deliveries. */
-async function deliveries(receiver: WebhookReceiver, n: number): Promise<void> {
-  while (receiver.deliveries.length < n) await receiver.next();
-}
 
 const transcodes = async (store: Store, videoId: string) =>
   (await store.find<JobRecord>('jobs', { where: eq('subject', videoId) })).items.filter((j) => j.kind === 'transcode');
@@ -74,7 +37,7 @@ describe('a transcode survives SIGKILL of its server (sqlite)', () => {
     const storeSpec = `sqlite:${join(dir, 'reelbase.db')}`;
     const files = join(dir, 'files');
     const setup = await openSqliteStore({ schema, path: join(dir, 'reelbase.db') });
-    const token = await account(setup);
+    const token = await account(setup, t0);
     await setup.close();
     const env = (clock: string) => ({ REELBASE_STORE: storeSpec, REELBASE_FILES: files, REELBASE_TEST_CLOCK: clock, REELBASE_WEBHOOK_ALLOW_PRIVATE: '1', REELBASE_RATE_LIMIT: 'off' });
     const first = await startCli(['serve', '--port', '0'], env(t0), /^Stop with Ctrl-C\.$/, dir);
@@ -132,7 +95,7 @@ describe('a worker fleet on one PostgreSQL database', { skip: database ? false :
     const files = join(dir, 'files');
     const store = await openPostgresStore({ schema, url });
     try {
-      const token = await account(store);
+      const token = await account(store, t0);
       const env = { REELBASE_STORE: url, REELBASE_FILES: files, REELBASE_TEST_CLOCK: t0, REELBASE_WEBHOOK_ALLOW_PRIVATE: '1', REELBASE_RATE_LIMIT: 'off' };
       const server = await startCli(['serve', '--port', '0', '--no-worker'], env, /^Stop with Ctrl-C\.$/, dir);
       assert.ok(server.lines.includes('No transcode worker here: run `reelbase worker` beside it.'));

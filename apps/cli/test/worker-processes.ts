@@ -1,7 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, watch } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import type { WebhookReceiver } from '@reelbase/api-tests';
+import { createToken, createUser, parseScopes, type Store } from '@reelbase/core';
 
 const entry = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const tsx = import.meta.resolve('tsx');
@@ -52,3 +55,41 @@ export async function killCli({ child }: CliProcess): Promise<void> {
 
 /** The URL a `reelbase serve` process printed. */
 export const servedUrl = (p: CliProcess): string => /^reelbase serving (\S+) /.exec(p.lines.find((l) => l.startsWith('reelbase serving')) ?? '')![1];
+
+/** An API caller on a server process with one user's token. */
+export const caller = (base: string, token: string) => ({
+  call: async (method: string, path: string, o: { token?: string; json?: unknown } = {}) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: { authorization: `Bearer ${o.token ?? token}`, ...(o.json === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: o.json === undefined ? undefined : JSON.stringify(o.json),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined, text };
+  },
+});
+
+/** Resolves once `name` exists in `dir` (the directory itself must exist): watched, not polled. */
+export function appears(dir: string, name: (entry: string) => boolean): Promise<string> {
+  return new Promise((resolve) => {
+    const watcher = watch(dir, () => check());
+    const check = () => {
+      const found = readdirSync(dir).find(name);
+      if (!found) return;
+      watcher.close();
+      resolve(found);
+    };
+    check();
+  });
+}
+
+/** Resolves once the receiver has `n` deliveries. */
+export async function deliveries(receiver: WebhookReceiver, n: number): Promise<void> {
+  while (receiver.deliveries.length < n) await receiver.next();
+}
+
+/** A user made straight in `store`, at `time`: its all-scopes token. */
+export async function account(store: Store, time: string): Promise<string> {
+  const user = await createUser(store, new Date(time), { name: 'Uploader' });
+  return (await createToken(store, new Date(time), user.id, parseScopes('all'))).token;
+}

@@ -9,3 +9,4 @@ export { browserSkip, findChromium } from './browser';
 export * from './oauth';
 export { wire, type Received } from './wire';
 export { TestS3 } from './s3';
+export { holdPatch, until, type HeldPatch } from './held-patch';

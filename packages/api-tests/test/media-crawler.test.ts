@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { drivers, fetchBytes, Harness, imageSize, makeClip, makeImage, uploadByTus, type Answer, type CallOptions, type Fixture, putFile } from '../src/index';
+import { checkBlobs } from '@reelbase/core';
+import { FsBlobStore } from '@reelbase/http';
 import { addVideo, createChannel } from '../src/channels';
 import { createGroup } from '../src/groups';
 import { addGenre, createPage, film } from '../src/ondemand';
@@ -448,6 +450,12 @@ for (const driver of drivers) {
       const dead = problems.flat();
       console.log(`[${driver.name}] fetched ${links.length} links (×3 with the conditional repeats) in ${Date.now() - started} ms`);
       assert.equal(dead.length, 0, `${dead.length} dead links:\n${dead.join('\n')}`);
+    });
+
+    it('after the crawl (every size rendered, every frame cached) the files match the records: blobs check is clean', async () => {
+      const found = await checkBlobs(h.service.store, new FsBlobStore(h.filesDir), { now: h.clock.now(), graceSeconds: 0 });
+      assert.deepEqual([found.orphans.map((b) => b.key), found.missing.map((b) => `${b.key} (${b.owner})`)], [[], []]);
+      assert.ok(found.blobs > 100, `${found.blobs} files checked`);
     });
 
     it('the private video’s picture, track and playback links were handed to its owner only', () => {

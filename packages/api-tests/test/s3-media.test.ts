@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequestListener, serve, type RunningServer } from '@reelbase/http';
-import { eq, type JobRecord } from '@reelbase/core';
+import { checkBlobs, eq, type JobRecord } from '@reelbase/core';
 import { createTusVideo, drivers, fetchBytes, filesUnder, Harness, makeClip, TestS3, type Fixture } from '../src/index';
 
 /** PATCHes `bytes` at `offset` to a tus link (on whichever server `base` names); answers the new offset. */
@@ -196,6 +196,12 @@ describe('media in an S3 bucket (s3rver): uploads, transcodes and serving with n
     h.clock.advance(3600);
     assert.equal(await h.settle(), 1);
     assert.deepEqual(await s3.keys(`videos/${doomed.id}/`), []);
+  });
+
+  it('after the bucket stopped during an upload, a transcode and a delete, blobs check is clean', async () => {
+    const found = await checkBlobs(h.service.store, s3.store(), { now: new Date(), graceSeconds: 0 });
+    assert.deepEqual([found.orphans.map((b) => b.key), found.missing.map((b) => b.key), found.young], [[], [], 0]);
+    assert.ok(found.blobs > 3, `${found.blobs} objects checked`);
   });
 
   it('keeps no media file in either server’s files directory', () => {

@@ -35,13 +35,16 @@ export { accounts, contentRatings, licenses, privacyViews } from './catalog/cont
 export { isoTime } from './representations/common';
 export type { BlobStore, BlobInfo, BlobBytes, ByteRange, ReadAt, BlobAccess, LocalCopy } from './blobs/blob-store';
 export { BlobUnavailableError, blobsUnavailable } from './blobs/blob-store';
+export { ownedBlobs, OwnedIndex, type OwnedBlob } from './blobs/owned-keys';
+export { checkBlobs, removeOrphans, type BlobCheck, type BlobCheckOptions } from './blobs/blob-check';
 export { openUpload, finishUpload, failUpload, newBlobKey, stagingKey, type OpenUpload, type FinishedUpload, type UploadFiles } from './uploads/uploads';
-export { readMultipart, saveMultipart, tailKey, type MultipartPart, type MultipartState } from './uploads/multipart';
+export { readMultipart, saveMultipart, discardLost, tailKey, type MultipartPart, type MultipartState } from './uploads/multipart';
 export type { VideoProbe, Rendition, TranscodeResult } from './media/media-tools';
 export { createWorker, PermanentJobError, type Worker, type WorkerOptions, type JobHandler } from './jobs/worker';
 export { transcodeHandler, transcodeKind, type TranscodeDeps } from './jobs/transcode-job';
 export { repackageHandler, repackageKind, queueRepackaging, isLegacySet } from './jobs/repackage-job';
 export { deleteHandler, deleteKind, deleteNow, enqueueDelete } from './jobs/delete-job';
+export { abortUploadHandler, abortUploadKind, type AbortPayload } from './jobs/abort-upload-job';
 export { enqueue, claimJob, heartbeat, markDone, markFailed, release, stillHeld, backoffSeconds } from './jobs/queue';
 export { webhookKind, type DeliveryPayload, type WebhookRecord } from './domain/webhooks';
 export type { JobRecord } from './jobs/job-records';

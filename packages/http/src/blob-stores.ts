@@ -12,7 +12,9 @@ export async function openBlobStore(where: string | undefined, filesDir: string,
     const [{ S3Client }, { S3BlobStore, parseS3Url, s3ClientConfig }] = await Promise.all([import('@aws-sdk/client-s3'), import('./s3-blob-store')]);
     const parsed = parseS3Url(chosen);
     if (!parsed) throw new Error(`--blobs: expected s3://BUCKET[/PREFIX], got ${chosen}`);
-    return new S3BlobStore({ ...parsed, client: new S3Client(s3ClientConfig(env)) });
+    const store = new S3BlobStore({ ...parsed, client: new S3Client(s3ClientConfig(env)) });
+    await store.sweepCopies();
+    return store;
   }
   return new FsBlobStore(chosen || filesDir);
 }

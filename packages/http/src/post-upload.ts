@@ -71,7 +71,6 @@ export function createPostHandler(service: Service, blobs: BlobStore, media: Med
     let status: string;
     try {
       const done = await finishUpload(service, id, result, { blobs, media });
-      for (const k of done.discard) await blobs.deleteTree(k);
       status = done.status;
     } catch (e) {
       await blobs.delete(key).catch(() => undefined);

@@ -39,8 +39,7 @@ export async function runPull(service: Service, blobs: BlobStore, media: MediaTo
       body.destroy();
       throw e instanceof PullError ? e : new PullError(`fetching the link failed: ${e.message}`);
     });
-    const done = await finishUpload(service, task.upload, info, { blobs, media });
-    for (const k of done.discard) await blobs.deleteTree(k);
+    await finishUpload(service, task.upload, info, { blobs, media });
   } catch (e) {
     await blobs.delete(key).catch(() => undefined);
     const reason = e instanceof PullError || e instanceof ApiError ? e.message : 'the upload failed';

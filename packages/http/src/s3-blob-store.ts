@@ -214,9 +214,13 @@ export class S3BlobStore implements BlobStore {
     } while (token);
   }
 
-  /** Downloaded into a directory of its own, removed on release (and when the download fails). */
-  async materialise(key: string): Promise<LocalCopy> {
-    const copy = await freshDir(this.#tmpDir, `reelbase-copy-${randomBytes(12).toString('hex')}`);
+  /**
+   * Downloaded into a directory of its own, removed on release and when the download fails. A
+   * job's copy is named for the job (emptied first: a killed attempt's goes when it is retried);
+   * any other is named for this process, so `sweepCopies` finds it once the process is gone.
+   */
+  async materialise(key: string, name = `p${process.pid}-${randomBytes(12).toString('hex')}`): Promise<LocalCopy> {
+    const copy = await freshDir(this.#tmpDir, `reelbase-copy-${name}`);
     try {
       const path = join(copy.path, 'input');
       await pipeline(this.get(key), createWriteStream(path));
@@ -224,6 +228,18 @@ export class S3BlobStore implements BlobStore {
     } catch (e) {
       await copy.release();
       throw e;
+    }
+  }
+
+  /**
+   * Removes the local copies processes that died (SIGKILL) left in the temporary directory: those
+   * named for a process no longer running. (A job's copies go when the job is retried.)
+   */
+  async sweepCopies(): Promise<void> {
+    const entries = await readdir(this.#tmpDir).catch(() => []);
+    for (const entry of entries) {
+      const pid = Number(/^reelbase-copy-p(\d+)-/.exec(entry)?.[1]);
+      if (pid && !running(pid)) await rm(join(this.#tmpDir, entry), { recursive: true, force: true });
     }
   }
 
@@ -267,9 +283,13 @@ export class S3BlobStore implements BlobStore {
     );
   }
 
-  /** Drops a multipart upload's parts (a server that lacks the call answers an error, which is reported). */
+  /** Drops a multipart upload's parts; one already completed or aborted (NoSuchUpload) is not an error. */
   async abortMultipart(key: string, uploadId: string): Promise<void> {
-    await this.#send(`abort the upload of ${key}`, () => this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: this.objectKey(key), UploadId: uploadId })));
+    try {
+      await this.#send(`abort the upload of ${key}`, () => this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: this.objectKey(key), UploadId: uploadId })));
+    } catch (e) {
+      if (!isMissing(e) && (e as Error).name !== 'NoSuchUpload') throw e;
+    }
   }
 
   presign(key: string, o: { seconds: number; type: string; downloadName?: string }): Promise<string> {
@@ -280,6 +300,16 @@ export class S3BlobStore implements BlobStore {
       ...(o.downloadName ? { ResponseContentDisposition: `attachment; filename="${o.downloadName.replace(/"/g, '')}"` } : {}),
     });
     return getSignedUrl(this.client, command, { expiresIn: o.seconds });
+  }
+}
+
+/** Whether a process of this pid runs (one of another user counts as running). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { DataStore, Upload } from '@tus/server';
-import { readMultipart, saveMultipart, tailKey, type BlobStore, type MultipartState, type Service } from '@reelbase/core';
+import { discardLost, readMultipart, saveMultipart, tailKey, type BlobStore, type MultipartState, type Service } from '@reelbase/core';
 import type { S3BlobStore } from './s3-blob-store';
 
 /** A blob store with multipart uploads of its own (an object store). */
@@ -52,7 +52,10 @@ export class MultipartTusStore extends DataStore {
     }
     /** Records `next`, or fails the PATCH when another request moved the upload meanwhile. */
     const save = async (next: MultipartState) => {
-      if (!(await saveMultipart(this.service, id, state.offset, next))) throw offsetConflict();
+      if (!(await saveMultipart(this.service, id, state.offset, next))) {
+        await discardLost(this.service, id, next, state);
+        throw offsetConflict();
+      }
       const spent = state.tail;
       state = next;
       if (spent && spent.key !== next.tail?.key) await this.blobs.delete(spent.key).catch(() => undefined);

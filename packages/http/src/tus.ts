@@ -70,8 +70,7 @@ export function createTusHandler(service: Service, blobs: BlobStore, tusDir: str
         let file: { key: string; size: number } | undefined;
         try {
           file = await bytes.finish(upload.id, videoId);
-          const done = await finishUpload(service, upload.id, file, { blobs, media });
-          for (const k of done.discard) await blobs.deleteTree(k);
+          await finishUpload(service, upload.id, file, { blobs, media });
         } catch (e) {
           if (file) await blobs.delete(file.key).catch(() => undefined);
           throw e instanceof ApiError ? { status_code: e.status, body: `${e.developerMessage}\n` } : e;

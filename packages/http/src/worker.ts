@@ -1,4 +1,4 @@
-import { createWorker, deleteHandler, deleteKind, repackageHandler, repackageKind, transcodeHandler, transcodeKind, webhookKind, type BlobStore, type MediaTools, type Service, type Worker } from '@reelbase/core';
+import { abortUploadHandler, abortUploadKind, createWorker, deleteHandler, deleteKind, repackageHandler, repackageKind, transcodeHandler, transcodeKind, webhookKind, type BlobStore, type MediaTools, type Service, type Worker } from '@reelbase/core';
 import { webhookHandler } from './webhook-delivery';
 import { createMediaTools } from '@reelbase/media';
 import { FsBlobStore } from './fs-blob-store';
@@ -41,6 +41,7 @@ export function startWorker(service: Service, o: WorkerStartOptions = {}): Worke
       [repackageKind]: repackageHandler({ store: service.store, blobs, media, now: service.now }),
       [webhookKind]: webhookHandler(service),
       [deleteKind]: deleteHandler({ store: service.store, blobs, now: service.now }),
+      [abortUploadKind]: abortUploadHandler({ store: service.store, blobs, now: service.now }),
     },
     // One video's events reach each receiver in the order they happened.
     ordered: [webhookKind],

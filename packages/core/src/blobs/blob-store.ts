@@ -68,8 +68,12 @@ export interface BlobAccess {
   delete(key: string): Promise<void>;
   /** Removes every blob under `prefix/` (and `prefix` itself); a missing prefix is not an error. */
   deleteTree(prefix: string): Promise<void>;
-  /** A local file holding the bytes of `key`, for a tool that reads files; released when the tool is done. */
-  materialise(key: string): Promise<LocalCopy>;
+  /**
+   * A local file holding the bytes of `key`, for a tool that reads files; released when the tool
+   * is done. A job names its copy (`name`: [\w-], as `scratch`), so what a killed attempt left
+   * goes when the next starts on the same machine.
+   */
+  materialise(key: string, name?: string): Promise<LocalCopy>;
   /**
    * An empty local directory for a tool to write into, later stored whole with `putTree`. It is
    * named for `name` (a job's id: [\w-]), so what a killed attempt left there goes when the next starts.
@@ -77,6 +81,8 @@ export interface BlobAccess {
   scratch(name: string): Promise<LocalCopy>;
   /** Stores every file under the local directory `dir` below `prefix/` (the directory is consumed). */
   putTree(prefix: string, dir: string): Promise<void>;
+  /** Drops an unfinished multipart upload of `key` (object stores only); one already gone is not an error. */
+  abortMultipart?(key: string, uploadId: string): Promise<void>;
 }
 
 /** Where video files live: core's access plus what the transport itself needs to serve and administer them. */

@@ -6,7 +6,7 @@ import type { JobHandler } from './worker';
 
 export const deleteKind = 'blobs.delete';
 
-type DeletePayload = { keys: string[] };
+export type DeletePayload = { keys: string[] };
 
 /**
  * Queues the removal of blobs (keys or prefixes) a change let go of, in the change's transaction:

@@ -28,4 +28,5 @@ export type JobRecord = {
   finished_by?: string | null;
 };
 
-export type NewJob = Pick<JobRecord, 'kind' | 'subject' | 'payload'> & { max_attempts?: number };
+/** A job to queue; due at once unless `run_after` says later. */
+export type NewJob = Pick<JobRecord, 'kind' | 'subject' | 'payload'> & { max_attempts?: number; run_after?: string };

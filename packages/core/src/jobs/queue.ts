@@ -1,5 +1,5 @@
 import type { OrderBy, Store } from '../store/store';
-import { and, isIn, lte } from '../store/filters';
+import { and, eq, isIn, lte } from '../store/filters';
 import { isoTime } from '../representations/common';
 import type { JobRecord, NewJob } from './job-records';
 
@@ -13,7 +13,7 @@ export async function enqueue(store: Store, job: NewJob, now: Date): Promise<Job
     state: 'queued',
     attempts: 0,
     max_attempts: job.max_attempts ?? 5,
-    run_after: time,
+    run_after: job.run_after ?? time,
     lease_owner: null,
     lease_until: null,
     error: null,
@@ -103,10 +103,16 @@ export async function markFailed(store: Store, job: JobRecord, error: string, no
   return spent;
 }
 
-/** Gives a job back unfinished and due at once (its worker is stopping): this attempt does not count. */
-export async function release(store: Store, job: JobRecord, worker: string, now: Date): Promise<void> {
+/** Gives a job back unfinished, due at `due` (at once when its worker is stopping): this attempt does not count. */
+export async function release(store: Store, job: JobRecord, worker: string, now: Date, due = now): Promise<void> {
   await store.transaction(async (tx) => {
     if (!(await stillHeld(tx, job, worker))) return;
-    await tx.update<JobRecord>('jobs', job.id, { state: 'queued', attempts: job.attempts - 1, lease_owner: null, lease_until: null, run_after: isoTime(now) });
+    await tx.update<JobRecord>('jobs', job.id, { state: 'queued', attempts: job.attempts - 1, lease_owner: null, lease_until: null, run_after: isoTime(due) });
   });
+}
+
+/** Makes the queued jobs of `kind` about `subject` due now (what they wait for happened early). */
+export async function hasten(store: Store, kind: string, subject: string, now: Date): Promise<void> {
+  const { items } = await store.find<JobRecord>('jobs', { where: and(eq('subject', subject), eq('state', 'queued')) });
+  for (const job of items) if (job.kind === kind) await store.update<JobRecord>('jobs', job.id, { run_after: isoTime(now) });
 }

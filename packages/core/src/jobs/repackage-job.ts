@@ -6,7 +6,7 @@ import type { Store } from '../store/store';
 import type { JobRecord } from './job-records';
 import { enqueue, markDone, stillHeld } from './queue';
 import { deleteNow, enqueueDelete } from './delete-job';
-import type { TranscodeDeps } from './transcode-job';
+import { renditionsKey, type TranscodeDeps } from './transcode-job';
 import type { JobHandler } from './worker';
 
 export const repackageKind = 'repackage';
@@ -39,15 +39,15 @@ export function repackageHandler(d: TranscodeDeps): JobHandler {
         return;
       }
       const old = video!.renditions!;
-      const kept = `videos/${job.subject}/renditions/${job.id}`;
+      const kept = renditionsKey(job.subject, job.id);
       // As a transcode: the rungs' MP4s lent as local copies, the output written to a scratch
       // directory and stored whole; every local copy goes whatever happens.
       const copies: LocalCopy[] = [];
       let result: TranscodeResult;
       try {
         const sources = [];
-        for (const r of old.list) {
-          const copy = await d.blobs.materialise(`${old.key}/${r.file}`);
+        for (const [i, r] of old.list.entries()) {
+          const copy = await d.blobs.materialise(`${old.key}/${r.file}`, `repackage-${job.id}-${i}`);
           copies.push(copy);
           sources.push({ name: r.name, path: copy.path });
         }

@@ -19,8 +19,8 @@ type TranscodePayload = { file: string; version: string | null };
 export const enqueueTranscode = (store: Store, videoId: string, file: string, version: string | null, now: Date) =>
   enqueue(store, { kind: transcodeKind, subject: videoId, payload: { file, version } satisfies TranscodePayload, max_attempts: 3 }, now);
 
-/** Where a finished ladder is kept (per job: a dead worker's attempt is replaced whole by the next). */
-const renditionsKey = (videoId: string, job: JobRecord) => `videos/${videoId}/renditions/${job.id}`;
+/** Where a job's finished ladder is kept (per job: a dead worker's attempt is replaced whole by the next). */
+export const renditionsKey = (videoId: string, jobId: string): string => `videos/${videoId}/renditions/${jobId}`;
 
 /** The file still waiting for this job: the video's own, or the latest version's. */
 async function stillWanted(store: Store, video: VideoRecord, p: TranscodePayload): Promise<VideoVersionRecord | null | false> {
@@ -58,10 +58,10 @@ export function transcodeHandler(d: TranscodeDeps): JobHandler {
       }
       // The tools work on local copies: the source lent by the store, the outputs in a scratch
       // directory stored whole once complete; both go whatever happens (a stop aborts the tools).
-      const kept = renditionsKey(video.id, job);
+      const kept = renditionsKey(video.id, job.id);
       let source: VideoProbe;
       let result: TranscodeResult;
-      const input = await d.blobs.materialise(p.file);
+      const input = await d.blobs.materialise(p.file, `transcode-${job.id}`);
       const work = await d.blobs.scratch(`transcode-${job.id}`).catch(async (e: unknown) => {
         await input.release();
         throw e;

@@ -11,6 +11,8 @@ import type { UserRecord, VideoRecord } from '../records';
 import { videoFilePrefixes } from '../media/image-links';
 import { emitVideoEvent } from '../domain/webhooks';
 import { countUploadBytes, videoBytes } from '../domain/upload-quota';
+import { abortUploadKind } from '../jobs/abort-upload-job';
+import { hasten } from '../jobs/queue';
 
 
 export const getVideo = operation({
@@ -57,6 +59,8 @@ export const deleteVideo = operation({
     await setVideoPreset(ctx.store, video, null);
     await countUploadBytes(ctx.store, video.user_id, -(await videoBytes(ctx.store, video)));
     await deleteVideoRecords(ctx.store, video.id);
+    // An unfinished upload of it (or of a version) can no longer complete: aborted now, not at its link's expiry.
+    await hasten(ctx.store, abortUploadKind, video.id, ctx.now());
     await ctx.store.increment('users', video.user_id, 'videos_total', -1);
     return { ...deleted(videoFilePrefixes(video.id)), jobsQueued: true };
   },

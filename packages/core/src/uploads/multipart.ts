@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Service } from '../engine/service';
 import type { VideoRecord, VideoVersionRecord } from '../records';
 import { newBlobKey, openUpload, targetOf, type OpenUpload } from './uploads';
+import { abandonedAfter, enqueueAbort } from '../jobs/abort-upload-job';
+import { enqueueDelete } from '../jobs/delete-job';
 
 /** One part of an object store's multipart upload, as the store acknowledged it. */
 export interface MultipartPart {
@@ -39,7 +41,8 @@ export async function readMultipart(service: Service, id: string, approach: stri
 
 /**
  * Records `next` as the upload's state if it still stands at offset `from` (in one transaction
- * with the record): false when another request moved it meanwhile, whose state then stands.
+ * with the record): false when another request moved it meanwhile, whose state then stands. A
+ * multipart upload recorded for the first time gets its abort queued for when its link is given up.
  */
 export async function saveMultipart(service: Service, id: string, from: number, next: MultipartState): Promise<boolean> {
   return service.store.transaction(async (tx) => {
@@ -48,6 +51,24 @@ export async function saveMultipart(service: Service, id: string, from: number, 
     const saved = { ...upload, multipart: next };
     if (version) await tx.update<VideoVersionRecord>('video_versions', version.id, { upload: saved as VideoVersionRecord['upload'] });
     else await tx.update<VideoRecord>('videos', video.id, { upload: saved as VideoRecord['upload'] });
+    if (next.uploadId && next.uploadId !== upload.multipart?.uploadId) {
+      await enqueueAbort(tx, { upload: id, key: next.key, uploadId: next.uploadId }, abandonedAfter(upload.expires, service.now()), service.now());
+    }
     return true;
   });
+}
+
+/**
+ * What a request that lost to another (`saveMultipart` answered false) made and nobody records:
+ * the multipart upload it started and the tail it wrote go by durable jobs, queued now.
+ */
+export async function discardLost(service: Service, id: string, mine: MultipartState, base: MultipartState): Promise<void> {
+  const startedHere = mine.uploadId && mine.uploadId !== base.uploadId ? mine.uploadId : null;
+  const tail = mine.tail && mine.tail.key !== base.tail?.key ? mine.tail.key : null;
+  if (!startedHere && !tail) return;
+  await service.store.transaction(async (tx) => {
+    if (startedHere) await enqueueAbort(tx, { upload: id, key: mine.key, uploadId: startedHere }, service.now(), service.now());
+    if (tail) await enqueueDelete(tx, [tail], service.now());
+  });
+  service.jobs.notify();
 }

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { BlobAccess } from '../blobs/blob-store';
 import { isMediaInputError, type MediaTools, type VideoProbe } from '../media/media-tools';
 import { enqueueTranscode } from '../jobs/transcode-job';
+import { deleteNow, enqueueDelete } from '../jobs/delete-job';
 import type { Service } from '../engine/service';
 import { ApiError } from '../engine/errors';
 import type { VideoRecord, VideoVersionRecord } from '../records';
@@ -56,7 +57,7 @@ export const postForm = (link: string): string =>
 /** Where a streaming upload's bytes wait for DELETE /users/{user_id}/uploads/{upload}. */
 export const stagingKey = (id: string): string => `staging/${id.replace('.', '_')}`;
 
-const parseId = (id: string): { videoId: string; versionId: string | null; secret: string } | null => {
+export const parseId = (id: string): { videoId: string; versionId: string | null; secret: string } | null => {
   const m = /^(\d{1,18})(?:\.(\d{1,18}))?-([0-9a-f]{48})$/.exec(id);
   return m ? { videoId: m[1], versionId: m[2] ?? null, secret: m[3] } : null;
 };
@@ -117,12 +118,10 @@ export async function openUpload(service: Service, id: string, approach?: string
   };
 }
 
-/** What became of a finished upload; the transport deletes `discard` blobs. */
+/** What became of a finished upload. */
 export interface FinishedUpload {
   status: string;
   probe: VideoProbe | null;
-  /** Blobs (keys or prefixes) no longer used: the new file when it was not a video. */
-  discard: string[];
 }
 
 /** What finishing an upload needs of its transport: the file, where it is, and ffprobe. */
@@ -168,13 +167,13 @@ export async function finishUpload(service: Service, id: string, file: { key: st
     if (videoFile) await countUploadBytes(tx, video.user_id, videoFile.size);
     if (version) {
       await tx.update<VideoVersionRecord>('video_versions', version.id, { upload: upload as VideoVersionRecord['upload'], file: videoFile });
-      if (!found) return { status: 'transcode_error', probe: null, discard: [file.key] };
+      if (!found) return { status: 'transcode_error', probe: null, removal: await enqueueDelete(tx, [file.key], service.now()) };
       // The old file and renditions keep playing: only the transcode's state changes.
       await tx.update<VideoRecord>('videos', video.id, { transcode_status: 'in_progress', modified_time: now });
     } else if (!found) {
       const saved = await tx.update<VideoRecord>('videos', video.id, { upload: upload as VideoRecord['upload'], status: 'transcode_error', transcode_status: 'error', transcode_error: probed as string, modified_time: now });
       await emitVideoEvent(tx, saved!, 'video.transcode_error', service.now(), { error: probed });
-      return { status: 'transcode_error', probe: null, discard: [file.key] };
+      return { status: 'transcode_error', probe: null, removal: await enqueueDelete(tx, [file.key], service.now()) };
     } else {
       await tx.update<VideoRecord>('videos', video.id, {
         upload: upload as VideoRecord['upload'],
@@ -189,10 +188,12 @@ export async function finishUpload(service: Service, id: string, file: { key: st
       });
     }
     await enqueueTranscode(tx, video.id, file.key, version?.id ?? null, service.now());
-    return { status: version ? video.status : 'transcode_starting', probe: found, discard: [] };
+    return { status: version ? video.status : 'transcode_starting', probe: found, removal: null };
   });
+  // A file that is no video goes by a job queued with the record's change: it goes even if this process dies now.
+  if (done.removal) await deleteNow(service.store, files.blobs, done.removal, service.now);
   service.jobs.notify();
-  return done;
+  return { status: done.status, probe: done.probe };
 }
 
 /** Records an upload that failed in transit (a pull that could not be fetched, say). */
