@@ -112,13 +112,17 @@ for (const driver of drivers) {
     // Deletes last, so the world's objects are there for the rest.
     const ordered = [...operations].sort((x, y) => Number(x.method === 'DELETE') - Number(y.method === 'DELETE'));
     it(`${ordered.length} operations × ${RUNS_PER_OPERATION} runs: never 5xx, a 4xx changes nothing`, async () => {
+      // The counts after a refused write are the counts before the next one: most answers are 4xx,
+      // and counting every collection is a round trip each on PostgreSQL.
+      let known: Record<string, number> | null = null;
       for (const [i, op] of ordered.entries()) {
         await fc.assert(
           fc.asyncProperty(inputFor(op), async (input) => {
             runs++;
             const url = input.path.replace(/\{(\w+)\}/g, (_, v: string) => input.segments[v] ?? encodeURIComponent(w.vars[v] ?? '1'));
             const token = input.token === 'owner' ? w.a.token : w.b.token;
-            const before = op.method === 'GET' ? null : await counts(h);
+            const before = op.method === 'GET' ? null : (known ??= await counts(h));
+            known = null;
             let r;
             if (op.method === 'GET') {
               const query = new URLSearchParams();
@@ -134,7 +138,10 @@ for (const driver of drivers) {
             statuses[`${String(r.status)[0]}xx`] = (statuses[`${String(r.status)[0]}xx`] ?? 0) + 1;
             const what = `${op.id}: ${op.method} ${url.slice(0, 120)} → ${r.status} ${r.text.slice(0, 200)}`;
             assert.ok(r.status < 500, what);
-            if (before && r.status >= 400) assert.deepEqual(await counts(h), before, `a ${r.status} changed the store: ${what}`);
+            if (before && r.status >= 400) {
+              assert.deepEqual(await counts(h), before, `a ${r.status} changed the store: ${what}`);
+              known = before;
+            }
           }),
           { seed: SEED + i, numRuns: RUNS_PER_OPERATION, endOnFailure: true },
         );
