@@ -3,6 +3,7 @@ import pkg from '../package.json' with { type: 'json' };
 import type { CliIo } from './io';
 import { registerApi } from './commands/api';
 import { registerBatch } from './commands/batch';
+import { registerBlobsMigrate } from './commands/blobs-migrate';
 import { registerCall } from './commands/call';
 import { registerExport } from './commands/export';
 import { registerFollow } from './commands/follow';
@@ -37,6 +38,7 @@ export function createProgram(io: CliIo): Command {
   registerServe(program, io);
   registerWorker(program, io);
   registerRepackage(program, io);
+  registerBlobsMigrate(program, io);
   registerSeed(program, io);
   registerUsers(program, io);
   registerTokens(program, io);
