@@ -55,22 +55,36 @@ async function mediaPaths(h: Harness, alice: Fixture, video: string): Promise<st
   });
 }
 
-/** Fetches every path on `origin`, following HLS playlists to their variants, init segments and segments: each answer's SHA-256 by path. */
+/**
+ * Fetches every path on `origin`, following HLS playlists to their variants, and fetching each
+ * init segment and segment as the byte range the playlist gives: each answer's SHA-256 by path
+ * (`path#length@offset` for a range).
+ */
 async function mediaBytes(origin: string, paths: string[]): Promise<Map<string, string>> {
   const seen = new Map<string, string>();
-  const queue = [...paths];
+  const queue = paths.map((path) => ({ path, range: '' }));
   while (queue.length) {
-    const path = queue.shift()!;
-    if (seen.has(path)) continue;
-    const r = await fetchBytes(origin + path);
-    assert.equal(r.status, 200, `${path} answers on ${origin}`);
-    seen.set(path, sha(r.bytes));
+    const { path, range } = queue.shift()!;
+    const id = range ? `${path}#${range}` : path;
+    if (seen.has(id)) continue;
+    const [length, offset] = range.split('@').map(Number);
+    const r = await fetchBytes(origin + path, range ? { range: `bytes=${offset}-${offset + length - 1}` } : {});
+    assert.equal(r.status, range ? 206 : 200, `${id} answers on ${origin}`);
+    seen.set(id, sha(r.bytes));
     if (!new URL(origin + path).pathname.endsWith('.m3u8')) continue;
-    const text = r.bytes.toString();
-    const refs = [...text.matchAll(/URI="([^"]+)"/g)].map((m) => m[1]).concat(text.split('\n').filter((l) => l.trim() && !l.startsWith('#')));
-    for (const ref of refs) {
-      const url = new URL(ref.trim(), origin + path);
-      queue.push(url.pathname + url.search);
+    const at = (ref: string) => {
+      const url = new URL(ref, origin + path);
+      return url.pathname + url.search;
+    };
+    let pending = '';
+    for (const line of r.bytes.toString().split('\n').map((l) => l.trim())) {
+      const map = /^#EXT-X-MAP:URI="([^"]+)"(?:,BYTERANGE="([^"]+)")?/.exec(line);
+      if (map) queue.push({ path: at(map[1]), range: map[2] ?? '' });
+      else if (line.startsWith('#EXT-X-BYTERANGE:')) pending = line.slice('#EXT-X-BYTERANGE:'.length);
+      else if (line && !line.startsWith('#')) {
+        queue.push({ path: at(line), range: pending });
+        pending = '';
+      }
     }
   }
   return seen;
@@ -105,6 +119,7 @@ describe('reelbase blobs migrate: a directory into a bucket and back, every medi
     before_ = await mediaBytes(h.server.url, paths);
     const playlists = [...before_.keys()].filter((p) => p.endsWith('.m3u8'));
     assert.ok(playlists.length >= 2, `the HLS master leads to a variant playlist: ${playlists}`);
+    assert.ok([...before_.keys()].filter((p) => p.includes('.mp4#')).length >= 2, 'the variant playlist leads to an init segment and segments');
   });
   after(async () => {
     process.env = saved;
