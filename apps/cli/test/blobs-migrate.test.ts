@@ -232,6 +232,19 @@ describe('blobs migrate: interrupted, resumed, and a bad copy caught', () => {
     assert.deepEqual([run.copied, run.skipped], [5, 0]);
   });
 
+  it('the command stopped by a signal before its copies exits 130 saying nothing was switched; run again, it completes', async () => {
+    const args = ['blobs', 'migrate', '--blobs', join(work.dir, 'from'), '--to', join(work.dir, 'stopped'), '--journal', 'stopped.jsonl'];
+    const stopped = new AbortController();
+    stopped.abort();
+    const first = await cli(args, { cwd: work.dir, signal: stopped.signal });
+    assert.equal(first.code, 130, first.stderr);
+    assert.match(first.stdout, /^Copied 0 files \(0 bytes\) .+; 0 copied by an earlier run\.\nThe copy is NOT complete; nothing was switched\. Run the same command again to resume \(journal: .+stopped\.jsonl\)\.\n$/);
+    const second = await cli(args, { cwd: work.dir });
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stdout, /^Copied 5 files /);
+    assert.match(second.stderr, /^blobs migrate: 5\/5 \(100%\) · 5 done · 0 failed/m, 'progress lines on stderr when it is not a terminal');
+  });
+
   it('a copy that reads back different is reported, removed from the target and not journaled', async () => {
     const target = new FsBlobStore(join(work.dir, 'corrupt'));
     const flipping = withPut(target, async (key, data) => {
