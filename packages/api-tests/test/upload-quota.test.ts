@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { drivers, expectError, filesUnder, Harness, makeClip, type Answer, type Fixture } from '../src/index';
 import { sendByTus, uploadByTus } from '../src/media';
+import { recountUploadQuota, type UserRecord } from '@reelbase/core';
 
 for (const driver of drivers) {
   describe(`upload quota (${driver.name})`, () => {
@@ -113,6 +114,18 @@ for (const driver of drivers) {
       assert.equal(upload.status, 'error');
       assert.deepEqual(await space(), { free: quota, max: quota, used: 0, showing: 'lifetime', videos: 1 });
       await remove(idOf(pulled));
+    });
+
+    it('recountUploadQuota sets the counters from the records: a file counted nowhere and an upload in progress', async () => {
+      const id = await uploadByTus(h, alice.token, mp4);
+      const held = await tusOf(100);
+      await h.service.store.update<UserRecord>('users', alice.user.id, { upload_bytes: 0, upload_reserved: 0 });
+      assert.equal((await space()).used, 0, 'as a store from before the counters');
+      assert.equal(await recountUploadQuota(h.service.store), 1);
+      assert.deepEqual(await space(), { free: quota - mp4.length - 100, max: quota, used: mp4.length, showing: 'lifetime', videos: 2 });
+      assert.equal(await recountUploadQuota(h.service.store), 0, 'a second run changes nothing');
+      for (const v of [id, idOf(held)]) await remove(v);
+      assert.deepEqual(await space(), { free: quota, max: quota, used: 0, showing: 'lifetime', videos: 0 });
     });
 
     it('checks a streaming upload that declared no size when it is completed: 403/4101, its staged bytes removed', async () => {
