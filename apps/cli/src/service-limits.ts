@@ -6,7 +6,8 @@ import { UsageError } from './errors';
  * The server's limits from the environment: REELBASE_RATE_LIMIT is `MAX/SECONDS` (requests per
  * caller per window, e.g. `6000/600`) or `off`; REELBASE_MAX_UPLOADS is how many uploads may move
  * bytes at once, or `off`; REELBASE_USER_SEARCH=off turns user search (GET /users) off, answering
- * 503. Unset: the service defaults.
+ * 503; REELBASE_UPLOAD_QUOTA is the bytes each user may store (upload_quota.space.max). Unset: the
+ * service defaults.
  */
 export function limitsFromEnv(env: Env): Partial<ServiceConfig> {
   const config: Partial<ServiceConfig> = {};
@@ -33,6 +34,11 @@ export function limitsFromEnv(env: Env): Partial<ServiceConfig> {
   if (userSearch) {
     if (userSearch !== 'on' && userSearch !== 'off') throw new UsageError(`REELBASE_USER_SEARCH: "${userSearch}" is not on or off`);
     config.userSearch = userSearch === 'on';
+  }
+  const quota = env.REELBASE_UPLOAD_QUOTA?.trim();
+  if (quota) {
+    if (!/^\d{1,16}$/.test(quota) || !Number.isSafeInteger(Number(quota))) throw new UsageError(`REELBASE_UPLOAD_QUOTA: "${quota}" is not a number of bytes (such as 536870912000)`);
+    config.uploadQuotaBytes = Number(quota);
   }
   return config;
 }

@@ -21,6 +21,18 @@ it('REELBASE_USER_SEARCH=off turns user search off (GET /users answers 503), `on
   assert.match(off.stdout + off.stderr, /"developer_message": "User search is disabled on this server."/);
 });
 
+it('REELBASE_UPLOAD_QUOTA sets the bytes each user may store; anything but a number of bytes is a usage error', async () => {
+  assert.deepEqual(limitsFromEnv({ REELBASE_UPLOAD_QUOTA: '1073741824' }), { uploadQuotaBytes: 1073741824 });
+  assert.deepEqual(limitsFromEnv({ REELBASE_UPLOAD_QUOTA: '0' }), { uploadQuotaBytes: 0 });
+  for (const bad of ['1G', '-5', '1.5', '99999999999999999']) assert.throws(() => limitsFromEnv({ REELBASE_UPLOAD_QUOTA: bad }), UsageError, bad);
+  const made = await cli(['users', 'create', '--name', 'Quota', '--store', 'json:memory', '--json'], { env: { REELBASE_UPLOAD_QUOTA: '5000' } });
+  assert.equal(made.code, 0, made.stderr);
+  assert.deepEqual(JSON.parse(made.stdout).upload_quota.space, { free: 5000, max: 5000, used: 0, showing: 'lifetime' });
+  const bad = await cli(['api', 'GET', '/', '--store', 'json:memory'], { env: { REELBASE_UPLOAD_QUOTA: 'lots' } });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /REELBASE_UPLOAD_QUOTA: "lots" is not a number of bytes/);
+});
+
 it('a malformed limit is a usage error (exit 2) naming the variable', async () => {
   const outcome = await cli(['api', 'GET', '/', '--store', 'json:memory'], { env: { REELBASE_RATE_LIMIT: 'lots' } });
   assert.equal(outcome.code, 2);

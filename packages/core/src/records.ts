@@ -49,6 +49,8 @@ export type UserRecord = {
   videos_total: number;
   /** Bytes the user's video files occupy (domain/upload-quota.ts); absent means none. */
   upload_bytes?: number;
+  /** Bytes declared by the user's uploads in progress, held until each completes or fails (domain/upload-quota.ts); absent means none. */
+  upload_reserved?: number;
   followers_total: number;
   following_total: number;
   albums_total: number;
@@ -105,6 +107,8 @@ export type VideoRecord = {
     secret?: string | null;
     /** When the upload link stops working (ISO time). */
     expires?: string | null;
+    /** Bytes this upload holds of its owner's quota while in progress (its declared size); absent on uploads from before quotas. */
+    reserved?: number;
   };
   /** The uploaded file, once an upload completed (absent on records from before uploads). */
   file?: VideoFile | null;
@@ -248,7 +252,7 @@ export type VideoVersionRecord = {
   id: string;
   video_id: string;
   file_name: string;
-  upload: { approach: string; link: string | null; size: number | null; status: string; secret?: string | null; expires?: string | null };
+  upload: { approach: string; link: string | null; size: number | null; status: string; secret?: string | null; expires?: string | null; reserved?: number };
   /** The uploaded replacement, while it is transcoded; it becomes the video's file when its renditions are ready. */
   file?: VideoFile | null;
   created_time: string;

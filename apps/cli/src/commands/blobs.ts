@@ -6,6 +6,7 @@ import { UsageError, ReportedFailure } from '../errors';
 import { json, line, type CliIo } from '../io';
 import { formatBytes } from '../dump/video-files';
 import { blobsOption, jsonOption, storeOption } from './options';
+import { registerMigrate } from './blobs-migrate';
 
 /**
  * `reelbase blobs …`: the store's video files (a directory or a bucket) beside its records. Each
@@ -13,7 +14,7 @@ import { blobsOption, jsonOption, storeOption } from './options';
  */
 export function registerBlobs(program: Command, io: CliIo): void {
   const group = program.command('blobs').description('administer the video files of a store: a files directory or an S3 bucket');
-  for (const register of [registerCheck]) register(group, io);
+  for (const register of [registerCheck, registerMigrate]) register(group, io);
 }
 
 /** A blob store and the store whose records it holds, with the flags `serve` and `worker` take. */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { AccountInputError, accounts, createAccountUser, createUser, findUser, loadLinkSigner, loadUserFacts, representUser, setPassword, type Service, type UserRecord } from '@reelbase/core';
+import { AccountInputError, accounts, createAccountUser, createUser, findUser, loadLinkSigner, loadUserFacts, recountUploadQuota, representUser, setPassword, type Service, type UserRecord } from '@reelbase/core';
 import { withService } from '../context';
 import { UsageError } from '../errors';
 import { json, line, type CliIo } from '../io';
@@ -83,12 +83,28 @@ export function registerUsers(program: Command, io: CliIo): void {
         line(io.stdout, `Set the password of user ${user.id} "${user.name}" (signs in as ${account.email}).`);
       });
     });
+  users
+    .command('recount-quota')
+    .description('count every user\'s upload quota (upload_quota.space.used) from their videos; run once on a store from before quotas were counted')
+    .addOption(storeOption())
+    .addOption(jsonOption())
+    .action(async (opts: { store?: string; json?: boolean }) => {
+      await withService(io, opts.store, async (service) => {
+        let users = 0;
+        const changed = await recountUploadQuota(service.store, (done) => {
+          users = done;
+          if (!opts.json) line(io.stderr, `reelbase: recounting upload quotas: ${done} users`);
+        });
+        if (opts.json) return io.stdout(json({ users, changed }));
+        line(io.stdout, `Recounted the upload quota of ${users} user${users === 1 ? '' : 's'}; ${changed} had a figure corrected.`);
+      });
+    });
 }
 
 /** The User representation as the user themselves sees it, at the latest version. */
 export async function userRepresentation(service: Service, user: UserRecord) {
   const version = [3, 4, 0] as const;
   const [facts] = await loadUserFacts(service.store, [user], user, version);
-  const ctx = { baseUrl: service.config.baseUrl, version, viewer: user, links: await loadLinkSigner(service.store, service.now()), now: service.now() };
+  const ctx = { baseUrl: service.config.baseUrl, version, viewer: user, links: await loadLinkSigner(service.store, service.now()), now: service.now(), uploadQuotaBytes: service.config.uploadQuotaBytes };
   return representUser(user, ctx, facts) as Record<string, unknown> & { uri: string; link: string };
 }

@@ -10,7 +10,7 @@ import type { VideoRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { representUserSummary } from '../representations/user';
 import { finishedBlobKey, stagingKey, uploadId, uploadLinks } from '../uploads/uploads';
-import { countUploadBytes } from '../domain/upload-quota';
+import { settleUpload } from '../domain/upload-quota';
 
 /**
  * The streaming approach: POST /me/videos with upload.approach streaming gives a ticket; the
@@ -115,11 +115,17 @@ export const completeStreamingUpload = operation({
       await blobs.delete(at);
       throw new ApiError(400, 2502, 'The video file format is invalid.', probed as string);
     }
+    // The size is known only now: a file over the free space is refused and not kept.
+    await settleUpload(ctx.store, video.user_id, video.upload, info.size, ctx.config.uploadQuotaBytes).catch(async (e: unknown) => {
+      if (e instanceof ApiError) await blobs.delete(at).catch(() => undefined);
+      throw e;
+    });
     const moved = at === key ? info : await blobs.move(staged, key).catch(() => {
       throw uploadServerError('The file could not be moved into place.');
     });
+    const { reserved: _held, ...upload } = video.upload;
     const saved = await ctx.store.update<VideoRecord>('videos', video.id, {
-      upload: { ...video.upload, secret: null, expires: null, status: 'complete', size: moved.size },
+      upload: { ...upload, secret: null, expires: null, status: 'complete', size: moved.size },
       file: { key, size: moved.size, type: found.type },
       duration: Math.round(found.duration),
       width: found.width,
@@ -128,7 +134,6 @@ export const completeStreamingUpload = operation({
       transcode_status: 'in_progress',
       modified_time: isoTime(ctx.now()),
     });
-    await countUploadBytes(ctx.store, video.user_id, moved.size);
     await enqueueTranscode(ctx.store, video.id, key, null, ctx.now());
     return { status: 201, kind: 'video', headers: { Location: `/videos/${video.id}` }, body: await representOne(ctx, saved!), jobsQueued: true };
   },

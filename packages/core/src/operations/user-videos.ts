@@ -15,7 +15,7 @@ import { and, eq } from '../store/filters';
 import { matching } from '../store/search';
 import { representVideo } from '../representations/video';
 import { recordActivity } from '../domain/activities';
-import { assertRoomFor } from '../domain/upload-quota';
+import { reserveUpload } from '../domain/upload-quota';
 import type { UserRecord } from '../records';
 
 export const createVideo = operation({
@@ -44,11 +44,11 @@ export const createVideo = operation({
         { field: 'upload.size', error_code: 2204, error: 'Too large.', developer_message: `At most ${ctx.config.uploadMaxBytes} bytes.` },
       ]);
     }
-    assertRoomFor(owner, declared, ctx.config.uploadQuotaBytes);
     checkVideoRules(ctx, owner, fields, null);
+    const held = await reserveUpload(ctx.store, owner.id, declared, ctx.config.uploadQuotaBytes);
     const base = newVideo(owner, ctx.now());
     const doc = { ...base, ...videoPatch(base, fields, ctx.now()) };
-    doc.upload = { approach, link: uploadLink, redirect_url: upload?.redirect_url ?? redirect_url ?? null, size: declared, status: 'in_progress' };
+    doc.upload = { approach, link: uploadLink, redirect_url: upload?.redirect_url ?? redirect_url ?? null, size: declared, status: 'in_progress', ...held };
     // The upload link is a capability: unguessable, for this one upload, expiring.
     if (approach !== null) Object.assign(doc.upload, newUploadSecret(ctx.now(), ctx.config.uploadLinkTtlSeconds));
     if (doc.privacy_view === 'password' && !doc.password_hash) doc.password_hash = owner.password_hash;

@@ -10,7 +10,7 @@ import type { VideoRecord, VideoVersionRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { representVideoVersion } from '../representations/video-version';
 import { newUploadSecret, uploadId } from '../uploads/uploads';
-import { assertRoomFor } from '../domain/upload-quota';
+import { reserveUpload } from '../domain/upload-quota';
 
 /** The video of a versions path, with the codes SPEC.md gives this family: 404/5012 missing or hidden, 403/3427 not the owner. */
 async function versionedVideo(ctx: Context<unknown>, action: string): Promise<VideoRecord> {
@@ -53,12 +53,12 @@ export const createVersion = operation({
     if (upload.size !== undefined && upload.size > ctx.config.uploadMaxBytes) {
       throw new ApiError(413, 2204, 'The video is too large.', `upload.size ${upload.size} exceeds the largest file accepted, ${ctx.config.uploadMaxBytes} bytes.`);
     }
-    assertRoomFor(ctx.principal.user!, upload.size ?? null, ctx.config.uploadQuotaBytes);
+    const held = await reserveUpload(ctx.store, video.user_id, upload.size ?? null, ctx.config.uploadQuotaBytes);
     const capability = upload.approach === 'tus' || upload.approach === 'pull' || upload.approach === 'post' ? newUploadSecret(ctx.now(), ctx.config.uploadLinkTtlSeconds) : {};
     const version = await ctx.store.insert<VideoVersionRecord>('video_versions', {
       video_id: video.id,
       file_name,
-      upload: { approach: upload.approach, link: upload.link ?? null, size: upload.size ?? null, status: 'in_progress', ...capability },
+      upload: { approach: upload.approach, link: upload.link ?? null, size: upload.size ?? null, status: 'in_progress', ...capability, ...held },
       created_time: isoTime(ctx.now()),
     });
     const counted = await ctx.store.increment<VideoRecord>('videos', video.id, 'versions_total', 1);

@@ -10,7 +10,7 @@ import { videoFields, viewParams } from '../domain/video-fields';
 import type { UserRecord, VideoRecord } from '../records';
 import { videoFilePrefixes } from '../media/image-links';
 import { emitVideoEvent } from '../domain/webhooks';
-import { countUploadBytes, videoBytes } from '../domain/upload-quota';
+import { releaseVideo } from '../domain/upload-quota';
 import { abortUploadKind } from '../jobs/abort-upload-job';
 import { hasten } from '../jobs/queue';
 
@@ -57,7 +57,7 @@ export const deleteVideo = operation({
     await emitVideoEvent(ctx.store, video, 'video.deleted', ctx.now());
     // Keeps the preset's videos_total exact.
     await setVideoPreset(ctx.store, video, null);
-    await countUploadBytes(ctx.store, video.user_id, -(await videoBytes(ctx.store, video)));
+    await releaseVideo(ctx.store, video);
     await deleteVideoRecords(ctx.store, video.id);
     // An unfinished upload of it (or of a version) can no longer complete: aborted now, not at its link's expiry.
     await hasten(ctx.store, abortUploadKind, video.id, ctx.now());

@@ -10,7 +10,7 @@ import type { Store } from '../store/store';
 import { escapeHtml, isoTime } from '../representations/common';
 import { emitVideoEvent } from '../domain/webhooks';
 import type { MultipartState } from './multipart';
-import { countUploadBytes } from '../domain/upload-quota';
+import { releaseUpload, settleUpload } from '../domain/upload-quota';
 
 /**
  * Uploads are driven by transports (tus, multipart POST, pull) that move the bytes; every decision
@@ -161,10 +161,11 @@ export async function finishUpload(service: Service, id: string, file: { key: st
     // Every byte arrived: the upload is complete whatever the file turns out to be (a version that
     // is no video is marked failed, as the playing file stays).
     // The multipart state is spent: the bytes are one blob now.
-    const { multipart: _spent, ...kept } = current;
+    const { multipart: _spent, reserved: _held, ...kept } = current;
     const upload = { ...kept, secret: null, expires: null, status: found || !version ? 'complete' : 'error', size: file.size };
     const videoFile = found ? { key: file.key, size: file.size, type: found.type } : null;
-    if (videoFile) await countUploadBytes(tx, video.user_id, videoFile.size);
+    // The space the upload held becomes its file's (refused here when the file does not fit).
+    await settleUpload(tx, video.user_id, current, videoFile?.size ?? null, service.config.uploadQuotaBytes);
     if (version) {
       await tx.update<VideoVersionRecord>('video_versions', version.id, { upload: upload as VideoVersionRecord['upload'], file: videoFile });
       if (!found) return { status: 'transcode_error', probe: null, removal: await enqueueDelete(tx, [file.key], service.now()) };
@@ -205,7 +206,9 @@ export async function failUpload(service: Service, id: string, reason: string): 
     } catch {
       return;
     }
-    const upload = { ...target.upload, status: 'error', secret: null, expires: null, error: reason };
+    const { reserved: _held, ...kept } = target.upload;
+    const upload = { ...kept, status: 'error', secret: null, expires: null, error: reason };
+    await releaseUpload(tx, target.video.user_id, target.upload);
     if (target.version) await tx.update<VideoVersionRecord>('video_versions', target.version.id, { upload: upload as VideoVersionRecord['upload'] });
     else {
       await tx.update<VideoRecord>('videos', target.video.id, {
