@@ -7,9 +7,9 @@ import { identifier, type PgTables } from './pg-columns';
  * A searchable collection's index (CollectionSchema.search) is a weighted tsvector, a generated
  * column (so every write keeps it, in its own transaction) under a GIN index. Tiers take the
  * weights A, B, C, D. Words are compared as the `simple` configuration leaves them (lower case,
- * never stemmed, as the other drivers), after `unaccent` (or, where the extension cannot be
- * created, a fixed table of Latin accents) and with punctuation turned to spaces, so words split
- * where FTS5's unicode61 splits them.
+ * never stemmed: core stems the query, for every driver), after `unaccent` (or, where the
+ * extension cannot be created, a fixed table of Latin accents) and with punctuation turned to
+ * spaces, so words split where FTS5's unicode61 splits them.
  */
 export const SEARCH_COLUMN = 'rb_search';
 const UNACCENT = 'rb_search_unaccent';
