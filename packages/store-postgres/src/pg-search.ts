@@ -1,4 +1,4 @@
-import { SEARCH_WEIGHTS, type SearchQuery, type SearchTerm } from '@reelbase/core';
+import { tierScore, type SearchQuery, type SearchTerm } from '@reelbase/core';
 import { quote, searchColumns, type SqlTable } from '@reelbase/core/sql';
 import type { PoolClient } from 'pg';
 import { identifier, type PgTables } from './pg-columns';
@@ -110,12 +110,7 @@ export const tsQueryExpression = (bound: string): string => `to_tsquery('simple'
  * its placeholder.
  */
 export function tsScore(table: SqlTable, query: SearchQuery, bind: (value: string) => string): string {
-  const tiers = (table.search ?? []).map((_, tier) => ({ label: 'ABCD'[tier], weight: SEARCH_WEIGHTS[tier] }));
-  const term = (t: SearchTerm) => {
-    const cases = tiers.map(
-      ({ label, weight }) => `WHEN ${SEARCH_COLUMN} @@ ${tsQueryExpression(bind(t.words.map((w) => `'${w}':${t.phrase ? '' : '*'}${label}`).join(' <-> ')))} THEN ${weight}`,
-    );
-    return `(CASE ${cases.join(' ')} ELSE 0 END)`;
-  };
+  const term = (t: SearchTerm) =>
+    tierScore(table.search?.length ?? 0, (tier) => `${SEARCH_COLUMN} @@ ${tsQueryExpression(bind(t.words.map((w) => `'${w}':${t.phrase ? '' : '*'}${'ABCD'[tier]}`).join(' <-> ')))}`);
   return `(${query.terms.filter((t) => !t.exclude).map(term).join(' + ')})`;
 }

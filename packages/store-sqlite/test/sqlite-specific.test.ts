@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { and, contains, eq, gt, inSelect, isIn, ne, not, notIn, StoreConflictError, type Schema, type Store } from '@reelbase/core';
+import { and, contains, eq, gt, inSelect, isIn, matches, ne, not, notIn, StoreConflictError, type Schema, type Store } from '@reelbase/core';
 import { openSqliteStore } from '../src/index';
 import { compileFind, pageOf } from '../src/compile-query';
 import { describeSchema } from '../src/sqlite-schema';
@@ -376,5 +376,53 @@ describe('sqlite store: group commit', () => {
       await store.insert('users', { name: 'after' });
     }, path);
     await withStore(async (store) => assert.deepEqual((await store.find('users')).items.map((u) => u.name), ['kept', 'after']), path);
+  });
+});
+
+describe('sqlite store: building a full-text index on upgrade', () => {
+  const plain: Schema = { clips: { id: 'auto', fields: { title: 'text' } } };
+  const searched: Schema = { clips: { id: 'auto', fields: { title: 'text' }, search: [['title']] } };
+  const found = async (store: Store, query: string) => ids(await store.find('clips', { where: matches(query), orderBy: [{ field: 'id', direction: 'asc' }] }));
+
+  it('builds in batches with progress, resumes where a stopped build left off, and keeps writes made meanwhile', async () => {
+    const path = freshPath();
+    await withStore((store) => store.insertMany('clips', Array.from({ length: 10 }, (_, i) => ({ title: `harbour ${i + 1}` }))).then(() => undefined), path, plain);
+
+    // The first open stops (as a killed process would) after its second batch of 3 committed.
+    const heard: [number, number][] = [];
+    const stop = new Error('stopped');
+    const stopping = (collection: string, done: number, total: number) => {
+      assert.equal(collection, 'clips');
+      heard.push([done, total]);
+      if (heard.length === 2) throw stop;
+    };
+    await assert.rejects(openSqliteStore({ schema: searched, path, onSearchBuild: stopping, searchBuildBatch: 3 }), stop);
+    assert.deepEqual(heard, [[3, 10], [6, 10]]);
+
+    // Writes by another process meanwhile: the triggers index the built part and leave the rest to the build.
+    const db = new Database(path);
+    const retitle = db.prepare(`UPDATE clips SET title = ?, doc = json_set(doc, '$.title', ?) WHERE id = ?`);
+    for (const [title, id] of [['river 2', 2], ['river 8', 8]] as const) retitle.run(title, title, id);
+    db.prepare('DELETE FROM clips WHERE id IN (3, 9)').run();
+    db.close();
+
+    // Reopened: rows 1-6 are built (3 since deleted), so 5 of the 8 left, and one batch adds 7, 8 and 10.
+    const resumed: [number, number][] = [];
+    const store = await openSqliteStore({ schema: searched, path, onSearchBuild: (_, done, total) => resumed.push([done, total]), searchBuildBatch: 3 });
+    try {
+      assert.deepEqual(resumed, [[8, 8]]);
+      assert.deepEqual(await found(store, 'harbour'), ['1', '4', '5', '6', '7', '10']);
+      assert.deepEqual(await found(store, 'river'), ['2', '8']);
+    } finally {
+      await store.close();
+    }
+    await assert.doesNotReject(async () => {
+      const check = new Database(path);
+      try {
+        check.prepare(`INSERT INTO rb_search_clips(rb_search_clips, rank) VALUES ('integrity-check', 1)`).run();
+      } finally {
+        check.close();
+      }
+    });
   });
 });

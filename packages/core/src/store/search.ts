@@ -112,6 +112,19 @@ export const canMatch = (query: SearchQuery): boolean => query.terms.some((t) =>
  */
 export const SEARCH_WEIGHTS: readonly number[] = [10, 4, 1, 0.5];
 
+/**
+ * A wanted term's relevance as SQL, from `test(tier)`, the condition "the term matches in this
+ * tier": the weight of the first tier that holds it. The last tier is never tested: a find ranks
+ * by a match its where requires, so a row it scores holds every wanted term in some tier, and a
+ * term in no heavier one is in the last (for a common word, the largest set of all to look up).
+ */
+export function tierScore(tiers: number, test: (tier: number) => string): string {
+  const last = String(SEARCH_WEIGHTS[tiers - 1]);
+  if (tiers === 1) return last;
+  const cases = Array.from({ length: tiers - 1 }, (_, tier) => `WHEN ${test(tier)} THEN ${SEARCH_WEIGHTS[tier]}`);
+  return `(CASE ${cases.join(' ')} ELSE ${last} END)`;
+}
+
 /** The search a find ranks by: the `match` of its where (alone or in its top `and`) when its order asks for RELEVANCE. */
 export function rankedSearch(where: Filter | undefined, orderBy: readonly OrderBy[] = []): SearchQuery | undefined {
   return orderBy.some((o) => o.field === RELEVANCE) ? topMatch(where) : undefined;
