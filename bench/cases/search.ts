@@ -40,8 +40,9 @@ export async function searchReads(server: ServerProcess, summary: PopulationSumm
   const sample = await sampleWords(server, user.id, headers);
   const q = (words: string[], i: number) => encodeURIComponent(words[i % words.length] + (distinct ? ` -zq${i}` : ''));
   const prefixes = [...new Set(sample.user.map((w) => w.slice(0, 3)))];
-  // Numbers above the descriptions' day counts (1-30): each names one video.
-  const rare = (i: number) => String(1000 + ((i * 7919) % Math.max(1, summary.videos - 1000)));
+  // Numbers of as many digits as the last video's (so no longer number begins with one): each names one video.
+  const low = 10 ** (String(summary.videos - 1).length - 1);
+  const rare = (i: number) => String(low + ((i * 7919) % (summary.videos - low)));
   return [
     { name: 'GET /videos?query=<common word>&sort=relevant', path: (i) => `/videos?query=${q(sample.video, i)}&sort=relevant` },
     { name: 'GET /videos?query=<rare word>', path: (i) => `/videos?query=${encodeURIComponent(rare(i) + (distinct ? ` -zq${i}` : ''))}` },
