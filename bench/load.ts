@@ -29,12 +29,12 @@ export async function measure(url: string, s: Settings, connections: number, pat
 }
 
 /**
- * As `measure`, but request i (counted over warm-up and run, across all connections) is a GET of
- * `path(i)` on `origin`: no two requests alike, however many connections.
+ * As `measure`, but every request, whichever connection sends it (warm-up included), is a GET of
+ * the path `nextPath()` answers then on `origin`: a caller's counter keeps requests apart across
+ * measurements too.
  */
-export async function measureRotating(origin: string, s: Settings, connections: number, path: (i: number) => string, headers?: Record<string, string>): Promise<Measure> {
-  let next = 0;
-  const requests = [{ method: 'GET', setupRequest: (r: Request) => ({ ...r, path: path(next++) }) }];
+export async function measureRotating(origin: string, s: Settings, connections: number, nextPath: () => string, headers?: Record<string, string>): Promise<Measure> {
+  const requests = [{ method: 'GET', setupRequest: (r: Request) => ({ ...r, path: nextPath() }) }];
   const options = { url: origin, connections, requests, ...(headers ? { headers } : {}) };
   await autocannon({ ...options, duration: s.warmup });
   const r = await autocannon({ ...options, duration: s.seconds });
