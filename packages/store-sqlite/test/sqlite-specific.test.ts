@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { and, contains, eq, gt, inSelect, isIn, matches, ne, not, notIn, StoreConflictError, type Schema, type Store } from '@reelbase/core';
+import { and, contains, eq, gt, inSelect, isIn, matches, ne, not, notIn, or, RELEVANCE, schema as coreSchema, StoreConflictError, type Schema, type Store } from '@reelbase/core';
 import { openSqliteStore } from '../src/index';
-import { compileFind, pageOf } from '../src/compile-query';
+import { compileFind } from '../src/compile-query';
 import { describeSchema } from '../src/sqlite-schema';
 import type { SqliteStore } from '../src/sqlite-store';
 
@@ -192,8 +192,8 @@ describe('sqlite store: queries', () => {
       const tables = describeSchema(schema);
       const raw = new Database(path, { readonly: true });
       const plan = (collection: string, options: Parameters<typeof compileFind>[2]) => {
-        const { select, params } = compileFind(tables, tables.get(collection)!, options);
-        const rows = raw.prepare(`EXPLAIN QUERY PLAN ${select}${pageOf(25, 0, params)}`).all(...params) as { detail: string }[];
+        const { sql, params } = compileFind(tables, tables.get(collection)!, options).rows(25, 0);
+        const rows = raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
         return rows.map((r) => r.detail);
       };
       try {
@@ -210,6 +210,60 @@ describe('sqlite store: queries', () => {
         raw.close();
       }
     });
+  });
+});
+
+describe('sqlite store: ranked search reads', () => {
+  const order = [
+    { field: RELEVANCE, direction: 'desc' as const },
+    { field: 'plays', direction: 'desc' as const },
+  ];
+
+  it('pages a ranked search by its keys, then reads the page\'s documents', async () => {
+    const ranked: Schema = { clips: { id: 'auto', fields: { title: 'text', notes: 'text', privacy: 'string', plays: 'integer' }, search: [['title'], ['notes']] } };
+    const where = and(eq('privacy', 'anybody'), matches('harbour'));
+    await withStore(
+      async (store) => {
+        for (const [title, notes, privacy, plays] of [
+          ['harbour', '', 'anybody', 1],
+          ['quay', 'harbour', 'anybody', 9],
+          ['harbour', '', 'anybody', 5],
+          ['harbour', '', 'nobody', 7],
+          ['quay', '', 'anybody', 8],
+        ] as const) {
+          await store.insert('clips', { title, notes, privacy, plays });
+        }
+        const page = await store.find('clips', { where, orderBy: order, limit: 2 });
+        assert.deepEqual([ids(page), page.total, page.items[1].plays], [['3', '1'], 3, 1]);
+        assert.deepEqual(ids(await store.find('clips', { where, orderBy: order, limit: 2, offset: 2 })), ['2']);
+        assert.equal((await store.findOne('clips', where, order))?.id, '3');
+      },
+      freshPath(),
+      ranked,
+    );
+  });
+
+  it("counts and orders a video search's matches from the index led by id, not from each row", async () => {
+    const path = freshPath();
+    await withStore(async (store) => void (await store.insert('videos', { user_id: '1', name: 'harbour', privacy_view: 'anybody', plays: 1 })), path, coreSchema);
+    const tables = describeSchema(coreSchema);
+    const where = and(or(eq('user_id', '5'), eq('privacy_view', 'anybody')), matches('harbour'));
+    const { rows, count, countParams } = compileFind(tables, tables.get('videos')!, { where, orderBy: order });
+    const raw = new Database(path, { readonly: true });
+    try {
+      // ensureSchema's statistic for the index tells the planner that an id names one row; without it, SQLite reads each match's row.
+      const plan = ({ sql, params }: { sql: string; params: unknown[] }) =>
+        (raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+      const index = 'SEARCH videos USING COVERING INDEX rb_ix_videos__id__privacy_view__user_id__plays (id=?)';
+      const counted = plan({ sql: count, params: countParams });
+      assert.ok(counted.includes(index), counted.join('\n'));
+      const paged = plan(rows(25, 0));
+      assert.ok(paged.includes(index), paged.join('\n'));
+      assert.ok(!paged.some((d) => d.startsWith('SEARCH videos USING INTEGER PRIMARY KEY')), paged.join('\n'));
+      assert.ok(paged.includes('SEARCH d USING INTEGER PRIMARY KEY (rowid=?)'), paged.join('\n'));
+    } finally {
+      raw.close();
+    }
   });
 });
 
