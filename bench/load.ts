@@ -1,4 +1,4 @@
-import autocannon from 'autocannon';
+import autocannon, { type Request } from 'autocannon';
 import { percent } from './context';
 import { readIntoOneBuffer } from './one-read-buffer';
 import type { ServerProcess } from './processes';
@@ -25,6 +25,19 @@ export async function measure(url: string, s: Settings, connections: number, pat
   const spread = sending(paths, headers);
   await autocannon({ url, connections, duration: s.warmup, ...spread });
   const r = await autocannon({ url, connections, duration: s.seconds, ...spread });
+  return { rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, failed: r.errors + r.timeouts + r.non2xx };
+}
+
+/**
+ * As `measure`, but every request, whichever connection sends it (warm-up included), is a GET of
+ * the path `nextPath()` answers then on `origin`: a caller's counter keeps requests apart across
+ * measurements too.
+ */
+export async function measureRotating(origin: string, s: Settings, connections: number, nextPath: () => string, headers?: Record<string, string>): Promise<Measure> {
+  const requests = [{ method: 'GET', setupRequest: (r: Request) => ({ ...r, path: nextPath() }) }];
+  const options = { url: origin, connections, requests, ...(headers ? { headers } : {}) };
+  await autocannon({ ...options, duration: s.warmup });
+  const r = await autocannon({ ...options, duration: s.seconds });
   return { rps: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, failed: r.errors + r.timeouts + r.non2xx };
 }
 

@@ -27,7 +27,7 @@ export const quickPopulation = (videos: number): Partial<PopulationOptions> => (
 
 /** The million-video population of the 1m cases. */
 export const millionPopulation: Partial<PopulationOptions> = {
-  users: 50_000,
+  users: 100_000,
   videos: 1_000_000,
   likes: 2_000_000,
   comments: 500_000,

@@ -2,7 +2,7 @@ import { createService, type Service, type ServiceConfig } from '@reelbase/core'
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './errors';
-import type { CliIo } from './io';
+import { line, type CliIo } from './io';
 import { limitsFromEnv } from './service-limits';
 import { identityFromEnv } from './identity-env';
 import { describeStore, openStore, storeSpecFrom, type StoreSpec } from './store-spec';
@@ -38,7 +38,7 @@ export function testClock(env: Env): (() => Date) | undefined {
 export async function openService(io: CliIo, storeFlag: string | undefined): Promise<{ service: Service; target: string; filesDir: string }> {
   const env = envOf(io);
   const spec = storeSpecFrom(storeFlag, env, cwdOf(io));
-  const store = await openStore(spec);
+  const store = await openStore(spec, { progress: (text) => line(io.stderr, text) });
   const service = createService({
     store,
     clock: testClock(env),

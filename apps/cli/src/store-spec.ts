@@ -67,8 +67,9 @@ export function describeStore(spec: StoreSpec): string {
  * command that talks HTTP never loads better-sqlite3, lowdb or pg. `bulk`: for a command that
  * writes a great deal at once (`seed`), a SQLite store gets a larger page cache and is opened for
  * a bulk load (indexes of empty tables built at close; see store-sqlite's bulk-load.ts).
+ * `progress` hears the build of a SQLite store's full-text index, which an upgrade makes at open.
  */
-export async function openStore(spec: StoreSpec, { bulk = false }: { bulk?: boolean } = {}): Promise<Store> {
+export async function openStore(spec: StoreSpec, { bulk = false, progress }: { bulk?: boolean; progress?: (line: string) => void } = {}): Promise<Store> {
   if (spec.url) {
     const { openPostgresStore } = await import('@reelbase/store-postgres');
     return openPostgresStore({ schema, url: spec.url });
@@ -76,7 +77,12 @@ export async function openStore(spec: StoreSpec, { bulk = false }: { bulk?: bool
   if (spec.path) mkdirSync(dirname(spec.path), { recursive: true });
   if (spec.driver === 'sqlite') {
     const { openSqliteStore } = await import('@reelbase/store-sqlite');
-    return openSqliteStore({ schema, path: spec.path ?? ':memory:', ...(bulk ? { cacheMiB: 256, bulkLoad: true } : {}) });
+    return openSqliteStore({
+      schema,
+      path: spec.path ?? ':memory:',
+      ...(bulk ? { cacheMiB: 256, bulkLoad: true } : {}),
+      ...(progress ? { onSearchBuild: (collection: string, done: number, total: number) => progress(`reelbase: building the search index of ${collection}: ${done}/${total}`) } : {}),
+    });
   }
   const { openJsonStore } = await import('@reelbase/store-json');
   return openJsonStore(spec.path ? { schema, path: spec.path } : { schema });

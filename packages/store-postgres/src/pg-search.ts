@@ -1,4 +1,4 @@
-import { SEARCH_WEIGHTS, type SearchQuery, type SearchTerm } from '@reelbase/core';
+import { tierScore, type SearchQuery, type SearchTerm } from '@reelbase/core';
 import { quote, searchColumns, type SqlTable } from '@reelbase/core/sql';
 import type { PoolClient } from 'pg';
 import { identifier, type PgTables } from './pg-columns';
@@ -7,9 +7,9 @@ import { identifier, type PgTables } from './pg-columns';
  * A searchable collection's index (CollectionSchema.search) is a weighted tsvector, a generated
  * column (so every write keeps it, in its own transaction) under a GIN index. Tiers take the
  * weights A, B, C, D. Words are compared as the `simple` configuration leaves them (lower case,
- * never stemmed, as the other drivers), after `unaccent` (or, where the extension cannot be
- * created, a fixed table of Latin accents) and with punctuation turned to spaces, so words split
- * where FTS5's unicode61 splits them.
+ * never stemmed: core stems the query, for every driver), after `unaccent` (or, where the
+ * extension cannot be created, a fixed table of Latin accents) and with punctuation turned to
+ * spaces, so words split where FTS5's unicode61 splits them.
  */
 export const SEARCH_COLUMN = 'rb_search';
 const UNACCENT = 'rb_search_unaccent';
@@ -110,12 +110,7 @@ export const tsQueryExpression = (bound: string): string => `to_tsquery('simple'
  * its placeholder.
  */
 export function tsScore(table: SqlTable, query: SearchQuery, bind: (value: string) => string): string {
-  const tiers = (table.search ?? []).map((_, tier) => ({ label: 'ABCD'[tier], weight: SEARCH_WEIGHTS[tier] }));
-  const term = (t: SearchTerm) => {
-    const cases = tiers.map(
-      ({ label, weight }) => `WHEN ${SEARCH_COLUMN} @@ ${tsQueryExpression(bind(t.words.map((w) => `'${w}':${t.phrase ? '' : '*'}${label}`).join(' <-> ')))} THEN ${weight}`,
-    );
-    return `(CASE ${cases.join(' ')} ELSE 0 END)`;
-  };
+  const term = (t: SearchTerm) =>
+    tierScore(table.search?.length ?? 0, (tier) => `${SEARCH_COLUMN} @@ ${tsQueryExpression(bind(t.words.map((w) => `'${w}':${t.phrase ? '' : '*'}${'ABCD'[tier]}`).join(' <-> ')))}`);
   return `(${query.terms.filter((t) => !t.exclude).map(term).join(' + ')})`;
 }

@@ -1,1 +1,2 @@
 export { openSqliteStore, type SqliteStoreOptions } from './open-sqlite-store';
+export type { SearchBuildProgress } from './sqlite-search';

@@ -8,6 +8,7 @@ import { ReadSnapshot } from './read-snapshot';
 import { OwnWrites } from './own-writes';
 import { Operations } from './sqlite-operations';
 import { describeSchema, ensureSchema } from './sqlite-schema';
+import { buildSearch, type SearchBuildProgress } from './sqlite-search';
 import { SqliteStore } from './sqlite-store';
 
 export interface SqliteStoreOptions {
@@ -26,6 +27,13 @@ export interface SqliteStoreOptions {
    * and, in an empty database, commits are synced only then (bulk-load.ts). close() must run.
    */
   bulkLoad?: boolean;
+  /**
+   * Told how a full-text index's build comes along (a store from before search, or whose search
+   * fields changed, builds it at open, in batches that each commit: an interrupted build resumes).
+   */
+  onSearchBuild?: SearchBuildProgress;
+  /** Rows such a build adds in one transaction (default SEARCH_BUILD_BATCH, 20,000). */
+  searchBuildBatch?: number;
 }
 
 const PAGE_SIZE = 8192;
@@ -48,6 +56,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     writer.db.pragma('journal_mode = WAL');
     writer.db.pragma('synchronous = FULL');
     ensureSchema(writer, options.schema, tables);
+    buildSearch(writer, tables, options.onSearchBuild, options.searchBuildBatch);
     const load = options.bulkLoad ? beginBulkLoad(writer, options.schema, tables) : undefined;
     // Opened after the schema exists, so the reader never sees a half-created database.
     const reader = memory ? undefined : connect(new Database(options.path, { readonly: true, fileMustExist: true }), cacheMiB);

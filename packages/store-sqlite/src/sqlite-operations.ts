@@ -12,7 +12,7 @@ import {
 import { compileFilter } from './compile-filter';
 import { statementKey, type Asked, type Read, type ReadCache } from './read-cache';
 import { mirroredColumns } from './sqlite-mirror';
-import { compileFind, compileWhere, pageOf } from './compile-query';
+import { compileFind, compileWhere } from './compile-query';
 import { equalities, factsOf, type OwnWrites } from './own-writes';
 import { readKey } from './read-keys';
 import { columnValues, decodeRow, encodeText, mergePatch, toSql, toSqlId, type Body, type Row } from './row-codec';
@@ -159,9 +159,8 @@ export class Operations {
     const offset = checkCount('offset', options.offset) ?? 0;
     const limit = checkCount('limit', options.limit);
     const read = (): Read<FindResult<T>> => {
-      const { select, count, params, countParams } = compileFind(this.tables, table, options);
-      const rowParams = [...params];
-      const sql = select + pageOf(limit, offset, rowParams);
+      const { rows, count, countParams } = compileFind(this.tables, table, options);
+      const { sql, params: rowParams } = rows(limit, offset);
       const page = (): FindResult<T> => {
         const items = this.conn.all<Row>(sql, rowParams).map((row) => decodeRow<T>(row));
         // A short page that is non-empty (or starts at 0) tells the total without counting.
@@ -179,8 +178,7 @@ export class Operations {
   findOne<T extends Doc>(collection: string, where: Filter, orderBy?: OrderBy[]): T | null {
     const table = this.table(collection);
     const read = (): Read<FindResult<T>> => {
-      const { select, params } = compileFind(this.tables, table, { where, orderBy });
-      const sql = select + pageOf(1, 0, params);
+      const { sql, params } = compileFind(this.tables, table, { where, orderBy }).rows(1, 0);
       const row = this.conn.get<Row>(sql, params);
       return { value: { items: row ? [decodeRow<T>(row)] : [], total: row ? 1 : 0 }, sql };
     };

@@ -55,8 +55,38 @@ export function ensureSchema(conn: Connection, schema: Schema, tables: Tables): 
       // Mirrors read other tables, so they come once every table is in shape.
       for (const table of tables.values()) ensureMirror(conn, table, tables, added.get(table)!);
       ensureSearch(conn, tables);
+      ensureIdIndexStatistics(conn, schema, tables);
     }),
   );
+}
+
+/** SQLite's own guess at a table's size when it has no statistics. */
+const ASSUMED_ROWS = 1_048_576;
+
+/**
+ * Without statistics SQLite's planner guesses that an index lookup by its first column finds ten
+ * rows, so it reads a row by id from the table even where an index led by id holds every column
+ * the statement needs (a search's count and ranking look up every match: the narrow index spares
+ * reading each whole row). A statistic for each index led by id says what is true, that an id
+ * names one row; the size it gives is the planner's own default, so no other plan changes. A
+ * bulk load's dropped indexes lose theirs; the next open writes it again.
+ */
+function ensureIdIndexStatistics(conn: Connection, schema: Schema, tables: Tables): void {
+  const stats = [...tables.values()].flatMap((table) =>
+    [...wantedIndexes(schema[table.name], table)]
+      .filter(([, index]) => index.keys[0].field === 'id')
+      .map(([idx, index]) => ({ tbl: table.name, idx, stat: [ASSUMED_ROWS, ...index.keys.map(() => 1)].join(' ') })),
+  );
+  if (stats.length === 0) return;
+  // `ANALYZE sqlite_schema` analyses only the schema table (no index): it creates sqlite_stat1 and reloads the statistics.
+  if (!conn.get(`SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'`)) conn.db.exec('ANALYZE sqlite_schema');
+  const missing = stats.filter((s) => !conn.get(`SELECT 1 AS found FROM sqlite_stat1 WHERE tbl = ? AND idx = ? AND stat = ?`, [s.tbl, s.idx, s.stat]));
+  if (missing.length === 0) return;
+  for (const s of missing) {
+    conn.run(`DELETE FROM sqlite_stat1 WHERE tbl = ? AND idx = ?`, [s.tbl, s.idx]);
+    conn.run(`INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)`, [s.tbl, s.idx, s.stat]);
+  }
+  conn.db.exec('ANALYZE sqlite_schema');
 }
 
 /** Brings one table to the schema; answers the columns it (re)created. */

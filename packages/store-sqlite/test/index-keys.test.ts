@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { eq, type Schema } from '@reelbase/core';
 import { openSqliteStore } from '../src/index';
-import { compileFind, pageOf } from '../src/compile-query';
+import { compileFind } from '../src/compile-query';
 import { describeSchema } from '../src/sqlite-schema';
 
 // How the driver turns the schema's keys into indexes and keeps mirrored columns (sqlite-mirror.ts).
@@ -50,10 +50,10 @@ describe('sqlite index keys', () => {
     assert.deepEqual((await store.find('clips', { where: eq('user_id', 'u'), orderBy: order })).items.map((c) => c.id), ['2', '1', '3', '4']);
     await store.close();
     const tables = describeSchema(schema);
-    const { select, params } = compileFind(tables, tables.get('clips')!, { where: eq('user_id', 'u'), orderBy: order });
+    const { sql, params } = compileFind(tables, tables.get('clips')!, { where: eq('user_id', 'u'), orderBy: order }).rows(25, 0);
     const raw = new Database(path, { readonly: true });
     try {
-      const plan = (raw.prepare(`EXPLAIN QUERY PLAN ${select}${pageOf(25, 0, params)}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+      const plan = (raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
       assert.deepEqual(plan, ['SEARCH clips USING INDEX rb_ix_clips__user_id__plays_desc (user_id=?)']);
     } finally {
       raw.close();

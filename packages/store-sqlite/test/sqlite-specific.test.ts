@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { and, contains, eq, gt, inSelect, isIn, ne, not, notIn, StoreConflictError, type Schema, type Store } from '@reelbase/core';
+import { and, contains, eq, gt, inSelect, isIn, matches, ne, not, notIn, or, RELEVANCE, schema as coreSchema, StoreConflictError, type Schema, type Store } from '@reelbase/core';
 import { openSqliteStore } from '../src/index';
-import { compileFind, pageOf } from '../src/compile-query';
+import { compileFind } from '../src/compile-query';
 import { describeSchema } from '../src/sqlite-schema';
 import type { SqliteStore } from '../src/sqlite-store';
 
@@ -192,8 +192,8 @@ describe('sqlite store: queries', () => {
       const tables = describeSchema(schema);
       const raw = new Database(path, { readonly: true });
       const plan = (collection: string, options: Parameters<typeof compileFind>[2]) => {
-        const { select, params } = compileFind(tables, tables.get(collection)!, options);
-        const rows = raw.prepare(`EXPLAIN QUERY PLAN ${select}${pageOf(25, 0, params)}`).all(...params) as { detail: string }[];
+        const { sql, params } = compileFind(tables, tables.get(collection)!, options).rows(25, 0);
+        const rows = raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[];
         return rows.map((r) => r.detail);
       };
       try {
@@ -210,6 +210,60 @@ describe('sqlite store: queries', () => {
         raw.close();
       }
     });
+  });
+});
+
+describe('sqlite store: ranked search reads', () => {
+  const order = [
+    { field: RELEVANCE, direction: 'desc' as const },
+    { field: 'plays', direction: 'desc' as const },
+  ];
+
+  it('pages a ranked search by its keys, then reads the page\'s documents', async () => {
+    const ranked: Schema = { clips: { id: 'auto', fields: { title: 'text', notes: 'text', privacy: 'string', plays: 'integer' }, search: [['title'], ['notes']] } };
+    const where = and(eq('privacy', 'anybody'), matches('harbour'));
+    await withStore(
+      async (store) => {
+        for (const [title, notes, privacy, plays] of [
+          ['harbour', '', 'anybody', 1],
+          ['quay', 'harbour', 'anybody', 9],
+          ['harbour', '', 'anybody', 5],
+          ['harbour', '', 'nobody', 7],
+          ['quay', '', 'anybody', 8],
+        ] as const) {
+          await store.insert('clips', { title, notes, privacy, plays });
+        }
+        const page = await store.find('clips', { where, orderBy: order, limit: 2 });
+        assert.deepEqual([ids(page), page.total, page.items[1].plays], [['3', '1'], 3, 1]);
+        assert.deepEqual(ids(await store.find('clips', { where, orderBy: order, limit: 2, offset: 2 })), ['2']);
+        assert.equal((await store.findOne('clips', where, order))?.id, '3');
+      },
+      freshPath(),
+      ranked,
+    );
+  });
+
+  it("counts and orders a video search's matches from the index led by id, not from each row", async () => {
+    const path = freshPath();
+    await withStore(async (store) => void (await store.insert('videos', { user_id: '1', name: 'harbour', privacy_view: 'anybody', plays: 1 })), path, coreSchema);
+    const tables = describeSchema(coreSchema);
+    const where = and(or(eq('user_id', '5'), eq('privacy_view', 'anybody')), matches('harbour'));
+    const { rows, count, countParams } = compileFind(tables, tables.get('videos')!, { where, orderBy: order });
+    const raw = new Database(path, { readonly: true });
+    try {
+      // ensureSchema's statistic for the index tells the planner that an id names one row; without it, SQLite reads each match's row.
+      const plan = ({ sql, params }: { sql: string; params: unknown[] }) =>
+        (raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+      const index = 'SEARCH videos USING COVERING INDEX rb_ix_videos__id__privacy_view__user_id__plays (id=?)';
+      const counted = plan({ sql: count, params: countParams });
+      assert.ok(counted.includes(index), counted.join('\n'));
+      const paged = plan(rows(25, 0));
+      assert.ok(paged.includes(index), paged.join('\n'));
+      assert.ok(!paged.some((d) => d.startsWith('SEARCH videos USING INTEGER PRIMARY KEY')), paged.join('\n'));
+      assert.ok(paged.includes('SEARCH d USING INTEGER PRIMARY KEY (rowid=?)'), paged.join('\n'));
+    } finally {
+      raw.close();
+    }
   });
 });
 
@@ -376,5 +430,53 @@ describe('sqlite store: group commit', () => {
       await store.insert('users', { name: 'after' });
     }, path);
     await withStore(async (store) => assert.deepEqual((await store.find('users')).items.map((u) => u.name), ['kept', 'after']), path);
+  });
+});
+
+describe('sqlite store: building a full-text index on upgrade', () => {
+  const plain: Schema = { clips: { id: 'auto', fields: { title: 'text' } } };
+  const searched: Schema = { clips: { id: 'auto', fields: { title: 'text' }, search: [['title']] } };
+  const found = async (store: Store, query: string) => ids(await store.find('clips', { where: matches(query), orderBy: [{ field: 'id', direction: 'asc' }] }));
+
+  it('builds in batches with progress, resumes where a stopped build left off, and keeps writes made meanwhile', async () => {
+    const path = freshPath();
+    await withStore((store) => store.insertMany('clips', Array.from({ length: 10 }, (_, i) => ({ title: `harbour ${i + 1}` }))).then(() => undefined), path, plain);
+
+    // The first open stops (as a killed process would) after its second batch of 3 committed.
+    const heard: [number, number][] = [];
+    const stop = new Error('stopped');
+    const stopping = (collection: string, done: number, total: number) => {
+      assert.equal(collection, 'clips');
+      heard.push([done, total]);
+      if (heard.length === 2) throw stop;
+    };
+    await assert.rejects(openSqliteStore({ schema: searched, path, onSearchBuild: stopping, searchBuildBatch: 3 }), stop);
+    assert.deepEqual(heard, [[3, 10], [6, 10]]);
+
+    // Writes by another process meanwhile: the triggers index the built part and leave the rest to the build.
+    const db = new Database(path);
+    const retitle = db.prepare(`UPDATE clips SET title = ?, doc = json_set(doc, '$.title', ?) WHERE id = ?`);
+    for (const [title, id] of [['river 2', 2], ['river 8', 8]] as const) retitle.run(title, title, id);
+    db.prepare('DELETE FROM clips WHERE id IN (3, 9)').run();
+    db.close();
+
+    // Reopened: rows 1-6 are built (3 since deleted), so 5 of the 8 left, and one batch adds 7, 8 and 10.
+    const resumed: [number, number][] = [];
+    const store = await openSqliteStore({ schema: searched, path, onSearchBuild: (_, done, total) => resumed.push([done, total]), searchBuildBatch: 3 });
+    try {
+      assert.deepEqual(resumed, [[8, 8]]);
+      assert.deepEqual(await found(store, 'harbour'), ['1', '4', '5', '6', '7', '10']);
+      assert.deepEqual(await found(store, 'river'), ['2', '8']);
+    } finally {
+      await store.close();
+    }
+    await assert.doesNotReject(async () => {
+      const check = new Database(path);
+      try {
+        check.prepare(`INSERT INTO rb_search_clips(rb_search_clips, rank) VALUES ('integrity-check', 1)`).run();
+      } finally {
+        check.close();
+      }
+    });
   });
 });

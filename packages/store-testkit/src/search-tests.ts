@@ -53,6 +53,10 @@ export function searchTests(driver: StoreTestDriver): void {
       ['punctuation alone matches nothing', '!!! ,,', []],
       ['matches nothing for an unknown word', 'zebra', []],
       ['searches every tier', 'paint', ['3']],
+      ['stems a plural to the word', 'documentaries', ['4', '5', '6']],
+      ['stems a verb form to the word', 'drinking', ['1']],
+      ['stems a form to the word another form of it begins', 'fished', ['6']],
+      ['never stems a quoted word', '"documentaries"', []],
     ];
     for (const [label, query, expected] of cases) it(`${label}: ${JSON.stringify(query)}`, async () => assert.deepEqual(await found(query), expected));
 

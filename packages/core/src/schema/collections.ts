@@ -70,6 +70,9 @@ export const schema: Schema = {
       ['user_id', 'privacy_view', 'name'],
       // The videos of an embed preset.
       ['preset_id', 'created_time'],
+      // What a search reads of every match (privacy and owner for the visibility rule, plays for
+      // ties within a tier), looked up by id without reading the whole row.
+      ['id', 'privacy_view', 'user_id', 'plays'],
     ],
     // Sorted only within a user's videos (the keys above), or too few values to narrow anything:
     // lists of videos are reached through their user or their membership rows instead.

@@ -6,9 +6,14 @@ import type { Filter, OrderBy } from './store';
  * the JSON store's inverted index), and the schema says which fields each collection searches.
  *
  * Semantics, the same on every driver: case and accents are ignored; every term must match (AND);
- * a bare word matches any word it begins (`doc` finds "Documentary"); `"quoted words"` match those
- * whole words in a row within one field; `-word` and `-"a phrase"` exclude. A query with no term
- * to match (only exclusions, or only punctuation) matches nothing.
+ * a bare word matches any word it begins (`doc` finds "Documentary"), after its English ending is
+ * taken off (`stemOf`: "documentaries" finds "documentary"); `"quoted words"` match those whole
+ * words in a row within one field; `-word` and `-"a phrase"` exclude. A query with no term to
+ * match (only exclusions, or only punctuation) matches nothing.
+ *
+ * Stemming is of the query alone: a bare word already matches every word it begins, so cutting it
+ * to the stem its forms share finds them all, and every driver's index stays as it is (words as
+ * written, folded). Quoted words are never stemmed.
  */
 
 /** One term: its folded words; a phrase when quoted, else one word matched as a prefix. */
@@ -44,6 +49,39 @@ export const foldText = (text: string): string => text.normalize('NFD').replace(
 /** The folded words of a text: runs of letters and digits, as FTS5's unicode61 tokenizer splits them. */
 export const searchWords = (text: string): string[] => foldText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 
+/** A stem keeps at least this many characters: "bus" and "is" stay as typed. */
+const MIN_STEM = 3;
+
+/**
+ * The beginning an English word's forms share, as a bare query word matches it: plural and verb
+ * endings off (-ies, -es after a sibilant, -s, -ing, -ed, a doubled consonant before those), then a
+ * final -y or -e after a consonant, which the other forms replace ("documentary" and
+ * "documentaries" → "documentar", "make" and "making" → "mak", "stopped" → "stop"). A word that
+ * would keep fewer than three characters, or holds a digit, stays whole. Over-reach is the
+ * prefix rule's own: "series" → "ser" also finds "server".
+ */
+export function stemOf(word: string): string {
+  if (/\d/.test(word)) return word;
+  const stem = cut(word);
+  // What the ending left: a doubled final consonant undoubled ("runn" → "run"), except -ll, -ss, -zz.
+  const undoubled = stem !== word && /([b-df-hj-kmnp-rtv-xz])\1$/.test(stem) && !/(ll|ss|zz)$/.test(stem) ? stem.slice(0, -1) : stem;
+  const final = /[^aeiou][ye]$/.test(undoubled) ? undoubled.slice(0, -1) : undoubled;
+  return final.length >= MIN_STEM ? final : undoubled.length >= MIN_STEM ? undoubled : word;
+}
+
+/** `word` without its plural or verb ending, or as it is. */
+function cut(word: string): string {
+  const endings: [RegExp, number][] = [
+    [/ies$/, 3],
+    [/(s|x|z|ch|sh)es$/, 2],
+    [/ing$/, 3],
+    [/ed$/, 2],
+    [/[^siu]s$/, 1],
+  ];
+  for (const [ending, length] of endings) if (ending.test(word) && word.length - length >= MIN_STEM) return word.slice(0, -length);
+  return word;
+}
+
 /** Parses what a person typed; see the module comment for the syntax. */
 export function parseSearch(input: string): SearchQuery {
   const terms: SearchTerm[] = [];
@@ -54,7 +92,7 @@ export function parseSearch(input: string): SearchQuery {
     if (words.length === 0) continue;
     if (quoted !== undefined) terms.push({ words, phrase: true, exclude });
     // A bare word with punctuation inside ("rock-n-roll") is each of its words.
-    else for (const word of words) terms.push({ words: [word], phrase: false, exclude });
+    else for (const word of words) terms.push({ words: [stemOf(word)], phrase: false, exclude });
   }
   return { terms: terms.slice(0, MAX_TERMS) };
 }
@@ -73,6 +111,19 @@ export const canMatch = (query: SearchQuery): boolean => query.terms.some((t) =>
  * their own scale (PostgreSQL's four weight classes) keep this order.
  */
 export const SEARCH_WEIGHTS: readonly number[] = [10, 4, 1, 0.5];
+
+/**
+ * A wanted term's relevance as SQL, from `test(tier)`, the condition "the term matches in this
+ * tier": the weight of the first tier that holds it. The last tier is never tested: a find ranks
+ * by a match its where requires, so a row it scores holds every wanted term in some tier, and a
+ * term in no heavier one is in the last (for a common word, the largest set of all to look up).
+ */
+export function tierScore(tiers: number, test: (tier: number) => string): string {
+  const last = String(SEARCH_WEIGHTS[tiers - 1]);
+  if (tiers === 1) return last;
+  const cases = Array.from({ length: tiers - 1 }, (_, tier) => `WHEN ${test(tier)} THEN ${SEARCH_WEIGHTS[tier]}`);
+  return `(CASE ${cases.join(' ')} ELSE ${last} END)`;
+}
 
 /** The search a find ranks by: the `match` of its where (alone or in its top `and`) when its order asks for RELEVANCE. */
 export function rankedSearch(where: Filter | undefined, orderBy: readonly OrderBy[] = []): SearchQuery | undefined {
