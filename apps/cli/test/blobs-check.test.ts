@@ -42,6 +42,9 @@ describe('reelbase blobs check [--fix]: files no record holds, records whose fil
     const json = stdoutJson(await check('--json'));
     assert.deepEqual([json.orphans, json.missing, json.young], [[], [], 0]);
     assert.ok(json.checked >= 4, `the upload, its rendition, playlists, storyboard: ${json.checked}`);
+    // A relative --blobs directory is the command's, as every other path flag.
+    const relative = stdoutJson(await check('--blobs', 'files', '--json'));
+    assert.deepEqual([relative.blobs, relative.checked, relative.missing], [json.blobs, json.checked, []]);
   });
 
   it('reports an orphan (past the grace period only) and a missing rendition, exit 1', async () => {

@@ -1,11 +1,11 @@
 import { dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { openBlobStore } from '@reelbase/http';
 import { migrateBlobs } from '../blobs/migrate-blobs';
 import { systemClock } from '../batch/clock';
 import { openProgressView, trackProgress } from '../batch/progress';
 import { signalExitCodes, stopOnSignals } from '../batch/stop-signals';
 import { cwdOf, envOf, filesDirOf } from '../context';
+import { openBlobsOf } from '../blobs-flag';
 import { formatBytes } from '../dump/video-files';
 import { ReportedFailure } from '../errors';
 import { json, line, type CliIo } from '../io';
@@ -48,9 +48,8 @@ export function registerMigrate(group: Command, io: CliIo): void {
     .action(async (opts: MigrateOptions) => {
       const env = envOf(io);
       const filesDir = filesDirOf(storeSpecFrom(opts.store, env, cwdOf(io)), env, cwdOf(io));
-      const place = (where: string) => (where.startsWith('s3:') ? where : resolve(cwdOf(io), where));
-      const from = await openBlobStore(opts.blobs && place(opts.blobs), filesDir, env);
-      const to = await openBlobStore(place(opts.to), filesDir, env);
+      const from = await openBlobsOf(io, opts.blobs, filesDir);
+      const to = await openBlobsOf(io, opts.to, filesDir);
       const journal = opts.journal ? resolve(cwdOf(io), opts.journal) : join(dirname(filesDir), 'blobs-migrate.jsonl');
       const signals = io.signal ? undefined : stopOnSignals((text) => line(io.stderr, `\nblobs migrate: ${text}`));
       const view = await openProgressView(io, !!opts.json);

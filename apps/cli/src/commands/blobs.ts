@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { checkBlobs, removeOrphans, type BlobCheck } from '@reelbase/core';
-import { openBlobStore } from '@reelbase/http';
-import { envOf, openService } from '../context';
+import { openService } from '../context';
+import { openBlobsOf } from '../blobs-flag';
 import { UsageError, ReportedFailure } from '../errors';
 import { json, line, type CliIo } from '../io';
 import { formatBytes } from '../dump/video-files';
@@ -54,7 +54,7 @@ function registerCheck(group: Command, io: CliIo): void {
       const graceSeconds = parseDuration(opts.grace);
       const { service, target, filesDir } = await openService(io, opts.store);
       try {
-        const blobs = await openBlobStore(opts.blobs, filesDir, envOf(io));
+        const blobs = await openBlobsOf(io, opts.blobs, filesDir);
         const found = await checkBlobs(service.store, blobs, { now: service.now(), graceSeconds });
         const left = opts.fix && found.orphans.length ? await removeOrphans(service.store, blobs, found.orphans, service.now) : 0;
         const report = { store: target, blobs: blobs.description, grace_seconds: graceSeconds, ...summary(found), ...(opts.fix ? { fixed: true, removals_queued: left } : {}) };

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { createToken, createUser, fillTagNames, parseScopes, type Service, type UserRecord } from '@reelbase/core';
-import { closeOnSignals, openBlobStore, serve, transcodeConcurrency, type CorsOrigins } from '@reelbase/http';
+import { closeOnSignals, serve, transcodeConcurrency, type CorsOrigins } from '@reelbase/http';
 import { transcodingLine } from '../transcoding-line';
 import { cwdOf, envOf, fromEnv, openService } from '../context';
+import { openBlobsOf } from '../blobs-flag';
 import { jsonCeilingWarning } from '../json-ceiling';
 import { storeSpecFrom } from '../store-spec';
 import { UsageError } from '../errors';
@@ -44,7 +45,7 @@ export function registerServe(program: Command, io: CliIo): void {
       const { service, target, filesDir } = await openService(io, opts.store);
       // A store from before search read tags: its videos' tags are indexed once, resumably.
       await fillTagNames(service.store, (done, total) => line(io.stderr, `reelbase: indexing the tags of old videos for search: ${done}/${total}`));
-      const blobs = await openBlobStore(opts.blobs, filesDir, env);
+      const blobs = await openBlobsOf(io, opts.blobs, filesDir);
       const redirectFiles = parseSwitch('REELBASE_BLOBS_REDIRECT', fromEnv(env, 'REELBASE_BLOBS_REDIRECT'));
       let running;
       try {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { openBlobStore, startWorker, transcodeConcurrency } from '@reelbase/http';
+import { startWorker, transcodeConcurrency } from '@reelbase/http';
 import { envOf, openService } from '../context';
+import { openBlobsOf } from '../blobs-flag';
 import { line, type CliIo } from '../io';
 import { transcodingLine } from '../transcoding-line';
 import { blobsOption, storeOption } from './options';
@@ -21,7 +22,7 @@ export function registerWorker(program: Command, io: CliIo): void {
       const env = envOf(io);
       const concurrency = opts.concurrency === undefined ? transcodeConcurrency(env) : transcodeConcurrency({ REELBASE_TRANSCODE_CONCURRENCY: opts.concurrency });
       const { service, target, filesDir } = await openService(io, opts.store);
-      const blobs = await openBlobStore(opts.blobs, filesDir, env);
+      const blobs = await openBlobsOf(io, opts.blobs, filesDir);
       const worker = startWorker(service, { blobs, concurrency });
       line(io.stdout, `reelbase worker ${worker.id} on store ${target}, files ${blobs.description}`);
       line(io.stdout, await transcodingLine(concurrency));
