@@ -3,7 +3,7 @@ import { canMatch, RELEVANCE, rankedSearch } from '@reelbase/core';
 import { column, compileOrderBy } from '@reelbase/core/sql';
 import { compileFilter, sqliteDialect } from './compile-filter';
 import { DOC_COLUMN, type Table, type Tables } from './sqlite-schema';
-import { ftsScore } from './sqlite-search';
+import { ftsQuery, ftsScore, searchTable } from './sqlite-search';
 import type { SqlValue } from './sqlite-types';
 
 /** The statements of one `find`: its rows, a page of them (`rows` appends the values it binds to a copy of `params`), and their total (bind `countParams`). */
@@ -19,6 +19,9 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions):
   const countParams: SqlValue[] = [];
   const where = compileWhere(tables, table, options.where, countParams);
   const count = `SELECT count(*) AS n FROM ${table.sql}${where}`;
+  const only = options.where && 'match' in options.where && canMatch(options.where.match) ? options.where.match : undefined;
+  // The index holds every row and nothing else, so a bare search counts its matches there alone.
+  const counted = only ? { count: `SELECT count(*) AS n FROM ${searchTable(table)} WHERE ${searchTable(table)} MATCH ?`, countParams: [ftsQuery(only)] } : { count, countParams };
   const ranked = rankedSearch(options.where, options.orderBy);
   if (ranked && canMatch(ranked)) {
     // A ranked search orders every match. The sort carries only the keys (read from an index that
@@ -35,8 +38,7 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions):
         const sql = `SELECT id, (SELECT ${DOC_COLUMN} FROM ${table.sql} AS d WHERE d.id = p.id) AS ${DOC_COLUMN} FROM (${inner}${pageOf(limit, offset, params)}) AS p ORDER BY ${orderBy}`;
         return { sql, params };
       },
-      count,
-      countParams,
+      ...counted,
     };
   }
   // A query that can match nothing still orders by an expression: a bare constant there names a column position.
@@ -47,8 +49,7 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions):
       const params = [...countParams];
       return { sql: select + pageOf(limit, offset, params), params };
     },
-    count,
-    countParams,
+    ...counted,
   };
 }
 

@@ -125,6 +125,7 @@ export function buildSearch(conn: Connection, tables: Tables, progress?: SearchB
         if (from === undefined) return false;
         const last = conn.get<{ id: number | null; n: number }>(`SELECT max(id) AS id, count(*) AS n FROM (SELECT id FROM ${table.sql} WHERE id >= ? ORDER BY id LIMIT ?)`, [from, batch])!;
         if (last.id === null) {
+          optimizeSearch(conn, table);
           conn.run(`DELETE FROM ${PROGRESS} WHERE name = ?`, [table.name]);
           return false;
         }
@@ -136,6 +137,17 @@ export function buildSearch(conn: Connection, tables: Tables, progress?: SearchB
       if (more) progress?.(table.name, Math.min(done, total), total);
     }
   }
+}
+
+/**
+ * Merges an index's segments into one. A build (or a bulk load) leaves a dozen, and a read of a
+ * common word walks its doclist in each: at a million videos, counting 120,858 matches took 39 ms
+ * over 11 segments and 15 ms over one; the merge took 18 s. Later writes add small segments that
+ * FTS5's automerge keeps few.
+ */
+export function optimizeSearch(conn: Connection, table: Table): void {
+  const fts = searchTable(table);
+  conn.db.exec(`INSERT INTO ${fts}(${fts}) VALUES ('optimize')`);
 }
 
 /** FTS5's query syntax for a parsed search (which has a term to match); every word is quoted, so nothing in it is an operator. */

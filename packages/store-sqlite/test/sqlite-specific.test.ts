@@ -265,6 +265,26 @@ describe('sqlite store: ranked search reads', () => {
       raw.close();
     }
   });
+
+  it("counts a bare search's matches in the index alone, and ranks users from the index led by id", async () => {
+    const path = freshPath();
+    await withStore(async (store) => void (await store.insert('users', { name: 'Harbour Master', followers_total: 3 })), path, coreSchema);
+    const tables = describeSchema(coreSchema);
+    const users = tables.get('users')!;
+    const { rows, count, countParams } = compileFind(tables, users, { where: matches('harbour'), orderBy: [{ field: RELEVANCE, direction: 'desc' }, { field: 'followers_total', direction: 'desc' }] });
+    const raw = new Database(path, { readonly: true });
+    try {
+      const plan = ({ sql, params }: { sql: string; params: unknown[] }) =>
+        (raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+      // The index holds exactly the table's rows: no row is looked up to count them.
+      assert.deepEqual(plan({ sql: count, params: countParams }), ['SCAN rb_search_users VIRTUAL TABLE INDEX 0:M3']);
+      assert.deepEqual(raw.prepare(count).get(...countParams), { n: 1 });
+      const paged = plan(rows(25, 0));
+      assert.ok(paged.includes('SEARCH users USING COVERING INDEX rb_ix_users__id__followers_total (id=?)'), paged.join('\n'));
+    } finally {
+      raw.close();
+    }
+  });
 });
 
 describe('sqlite store: writes and transactions', () => {
@@ -474,6 +494,8 @@ describe('sqlite store: building a full-text index on upgrade', () => {
       const check = new Database(path);
       try {
         check.prepare(`INSERT INTO rb_search_clips(rb_search_clips, rank) VALUES ('integrity-check', 1)`).run();
+        // The finished build merged its batches' segments into one (optimizeSearch).
+        assert.deepEqual(check.prepare(`SELECT count(DISTINCT segid) AS n FROM rb_search_clips_idx`).get(), { n: 1 });
       } finally {
         check.close();
       }
