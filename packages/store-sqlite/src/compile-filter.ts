@@ -43,6 +43,6 @@ export const sqliteDialect: SqlDialect<SqlValue> = {
 };
 
 /** Compiles a filter tree to an SQL boolean expression, appending bound values to `params`. */
-export function compileFilter(tables: Tables, table: Table, filter: Filter, params: SqlValue[]): string {
-  return compile(sqliteDialect, tables, table, filter, new SqlParams(() => '?', params));
+export function compileFilter(tables: Tables, table: Table, filter: Filter, params: SqlValue[], dialect = sqliteDialect): string {
+  return compile(dialect, tables, table, filter, new SqlParams(() => '?', params));
 }

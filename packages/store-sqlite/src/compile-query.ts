@@ -1,14 +1,23 @@
 import type { Filter, FindOptions } from '@reelbase/core';
-import { canMatch, RELEVANCE, rankedSearch } from '@reelbase/core';
-import { column, compileOrderBy } from '@reelbase/core/sql';
+import { canMatch, RELEVANCE, rankedSearch, SEARCH_WEIGHTS, type SearchQuery } from '@reelbase/core';
+import { column, compileOrderBy, type SqlParams } from '@reelbase/core/sql';
 import { compileFilter, sqliteDialect } from './compile-filter';
 import { DOC_COLUMN, type Table, type Tables } from './sqlite-schema';
-import { ftsQuery, ftsScore, searchTable } from './sqlite-search';
+import { firstTier, ftsQuery, ftsScore, searchTable } from './sqlite-search';
 import type { SqlValue } from './sqlite-types';
 
-/** The statements of one `find`: its rows, a page of them (`rows` appends the values it binds to a copy of `params`), and their total (bind `countParams`). */
+/** One statement and the values it binds. */
+export interface Statement {
+  sql: string;
+  params: SqlValue[];
+}
+
+/**
+ * The statements of one `find`: its rows, a page of them, and their total (bind `countParams`).
+ * A page may come with a `first` statement to try: its rows are the page when it answers any.
+ */
 export interface CompiledFind {
-  rows(limit: number | undefined, offset: number): { sql: string; params: SqlValue[] };
+  rows(limit: number | undefined, offset: number): Statement & { first?: Statement };
   count: string;
   countParams: SqlValue[];
 }
@@ -32,11 +41,17 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions):
     const keys = [...new Set((options.orderBy ?? []).map((o) => o.field).filter((f) => f !== RELEVANCE && f !== 'id'))].map((f) => column(table, f));
     const orderBy = compileOrderBy(sqliteDialect, table, options.orderBy, SCORE);
     const inner = `SELECT ${['id', ...keys, `${score} AS ${SCORE}`].join(', ')} FROM ${table.sql}${where} ORDER BY ${orderBy}`;
+    const document = (page: string) => `SELECT id, (SELECT ${DOC_COLUMN} FROM ${table.sql} AS d WHERE d.id = p.id) AS ${DOC_COLUMN} FROM (${page}) AS p ORDER BY ${orderBy}`;
+    const best = bestScored(tables, table, options, ranked, keys, orderBy);
     return {
       rows(limit, offset) {
         const params = [...scoreParams, ...countParams];
-        const sql = `SELECT id, (SELECT ${DOC_COLUMN} FROM ${table.sql} AS d WHERE d.id = p.id) AS ${DOC_COLUMN} FROM (${inner}${pageOf(limit, offset, params)}) AS p ORDER BY ${orderBy}`;
-        return { sql, params };
+        const sql = document(`${inner}${pageOf(limit, offset, params)}`);
+        if (!best || limit === undefined) return { sql, params };
+        // The page from the best-scored rows when they fill it (else no row, and the page is read as above).
+        const need = offset + limit;
+        const first = `WITH ${BEST} AS MATERIALIZED (${best.sql} LIMIT ?) ${document(`SELECT * FROM ${BEST} WHERE (SELECT count(*) FROM ${BEST}) = ? ORDER BY ${orderBy} LIMIT ? OFFSET ?`)}`;
+        return { sql, params, first: { sql: first, params: [...best.params, need, need, limit, offset] } };
       },
       ...counted,
     };
@@ -53,9 +68,28 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions):
   };
 }
 
+const BEST = 'rb_best';
+
+/**
+ * The rows a ranked search scores highest, when its table weighs fields in tiers: those holding
+ * every wanted term in the first tier (a name), in the find's order. A common word is in a tenth
+ * of a million videos' names and in twice as many documents: when the first page is among the
+ * name matches, it is ordered from those alone, and no other match is scored or sorted.
+ */
+function bestScored(tables: Tables, table: Table, options: FindOptions, ranked: SearchQuery, keys: string[], orderBy: string): { sql: string; params: SqlValue[] } | undefined {
+  const tier = firstTier(table);
+  const first = options.orderBy?.[0];
+  if (!tier || first?.field !== RELEVANCE || first.direction !== 'desc') return undefined;
+  const params: SqlValue[] = [];
+  const narrowed = { ...sqliteDialect, match: (t: Table, query: SearchQuery, p: SqlParams<SqlValue>) => (query === ranked ? `id IN (SELECT rowid FROM ${searchTable(t)} WHERE ${searchTable(t)} MATCH ${p.bind(ftsQuery(query, tier))})` : sqliteDialect.match(t, query, p)) };
+  const where = compileWhere(tables, table, options.where, params, narrowed);
+  const top = SEARCH_WEIGHTS[0] * ranked.terms.filter((t) => !t.exclude).length;
+  return { sql: `SELECT ${['id', ...keys, `${top} AS ${SCORE}`].join(', ')} FROM ${table.sql}${where} ORDER BY ${orderBy}`, params };
+}
+
 /** ` WHERE …` or nothing. */
-export function compileWhere(tables: Tables, table: Table, where: Filter | undefined, params: SqlValue[]): string {
-  return where ? ` WHERE ${compileFilter(tables, table, where, params)}` : '';
+export function compileWhere(tables: Tables, table: Table, where: Filter | undefined, params: SqlValue[], dialect = sqliteDialect): string {
+  return where ? ` WHERE ${compileFilter(tables, table, where, params, dialect)}` : '';
 }
 
 /**

@@ -160,9 +160,10 @@ export class Operations {
     const limit = checkCount('limit', options.limit);
     const read = (): Read<FindResult<T>> => {
       const { rows, count, countParams } = compileFind(this.tables, table, options);
-      const { sql, params: rowParams } = rows(limit, offset);
+      const { sql, params: rowParams, first } = rows(limit, offset);
       const page = (): FindResult<T> => {
-        const items = this.conn.all<Row>(sql, rowParams).map((row) => decodeRow<T>(row));
+        const found = first && this.conn.all<Row>(first.sql, first.params);
+        const items = (found?.length ? found : this.conn.all<Row>(sql, rowParams)).map((row) => decodeRow<T>(row));
         // A short page that is non-empty (or starts at 0) tells the total without counting.
         const short = limit === undefined || items.length < limit;
         const total = short && (items.length > 0 || offset === 0) ? offset + items.length : this.#count(count, countParams, () => asked(table, options.where));

@@ -150,14 +150,20 @@ export function optimizeSearch(conn: Connection, table: Table): void {
   conn.db.exec(`INSERT INTO ${fts}(${fts}) VALUES ('optimize')`);
 }
 
-/** FTS5's query syntax for a parsed search (which has a term to match); every word is quoted, so nothing in it is an operator. */
-export function ftsQuery(query: SearchQuery): string {
+/**
+ * FTS5's query syntax for a parsed search (which has a term to match); every word is quoted, so
+ * nothing in it is an operator. `columns` narrows where the wanted terms are looked for.
+ */
+export function ftsQuery(query: SearchQuery, columns?: readonly string[]): string {
   const term = (t: SearchTerm) => `"${t.words.join(' ')}"${t.phrase ? '' : '*'}`;
   const wanted = query.terms.filter((t) => !t.exclude).map(term);
   const excluded = query.terms.filter((t) => t.exclude).map(term);
-  const all = wanted.join(' AND ');
+  const all = columns ? `{${columns.map(quote).join(' ')}} : (${wanted.join(' AND ')})` : wanted.join(' AND ');
   return excluded.length ? `(${all}) NOT (${excluded.join(' OR ')})` : all;
 }
+
+/** The first tier's fields of a searchable table with more than one tier, where the best-scored rows hold every wanted term. */
+export const firstTier = (table: Table): readonly string[] | undefined => (table.search && table.search.length > 1 ? table.search[0] : undefined);
 
 /**
  * Relevance as every driver scores it (SEARCH_WEIGHTS): for each wanted term, the weight of the

@@ -243,6 +243,33 @@ describe('sqlite store: ranked search reads', () => {
     );
   });
 
+  it('answers every page of a ranked search as the slice of the whole ranking, whether the best-scored rows fill it or not', async () => {
+    const ranked: Schema = { clips: { id: 'auto', fields: { title: 'text', tags: 'text', notes: 'text', privacy: 'string', plays: 'integer' }, search: [['title'], ['tags'], ['notes']] } };
+    await withStore(
+      async (store) => {
+        // 40 clips: the words in titles, tags or notes by turns, some private, plays repeating so ties fall to the id.
+        for (let i = 0; i < 40; i++) {
+          const where = ['title', 'tags', 'notes'][i % 3];
+          const words = i % 5 === 0 ? 'harbour quay' : i % 2 ? 'harbour' : 'quay';
+          await store.insert('clips', { title: 'clip', tags: '', notes: '', [where]: words, privacy: i % 7 === 0 ? 'nobody' : 'anybody', plays: i % 4 });
+        }
+        for (const query of ['harbour', 'harbour quay', 'harbour -quay', 'qua']) {
+          const where = and(eq('privacy', 'anybody'), matches(query));
+          const whole = ids(await store.find('clips', { where, orderBy: order }));
+          assert.ok(whole.length > 5, query);
+          for (const limit of [1, 2, 3, 7, 25]) {
+            for (let offset = 0; offset <= whole.length; offset += limit) {
+              const page = await store.find('clips', { where, orderBy: order, limit, offset });
+              assert.deepEqual([ids(page), page.total], [whole.slice(offset, offset + limit), whole.length], `${query} ${limit} ${offset}`);
+            }
+          }
+        }
+      },
+      freshPath(),
+      ranked,
+    );
+  });
+
   it("counts and orders a video search's matches from the index led by id, not from each row", async () => {
     const path = freshPath();
     await withStore(async (store) => void (await store.insert('videos', { user_id: '1', name: 'harbour', privacy_view: 'anybody', plays: 1 })), path, coreSchema);
