@@ -1,4 +1,4 @@
-import type { Filter, FindOptions } from '@reelbase/core';
+import type { Filter, FindOptions, MatchFilter } from '@reelbase/core';
 import { canMatch, RELEVANCE, rankedSearch, SEARCH_WEIGHTS, type SearchQuery } from '@reelbase/core';
 import { column, compileOrderBy, type SqlParams } from '@reelbase/core/sql';
 import { compileFilter, sqliteDialect } from './compile-filter';
@@ -25,12 +25,9 @@ export interface CompiledFind {
 const SCORE = 'rb_score';
 
 export function compileFind(tables: Tables, table: Table, options: FindOptions): CompiledFind {
-  const countParams: SqlValue[] = [];
-  const where = compileWhere(tables, table, options.where, countParams);
-  const count = `SELECT count(*) AS n FROM ${table.sql}${where}`;
-  const only = options.where && 'match' in options.where && canMatch(options.where.match) ? options.where.match : undefined;
-  // The index holds every row and nothing else, so a bare search counts its matches there alone.
-  const counted = only ? { count: `SELECT count(*) AS n FROM ${searchTable(table)} WHERE ${searchTable(table)} MATCH ?`, countParams: [ftsQuery(only)] } : { count, countParams };
+  const whereParams: SqlValue[] = [];
+  const source = ` FROM ${table.sql}${compileWhere(tables, table, options.where, whereParams)}`;
+  const counted = compileCount(tables, table, options.where);
   const ranked = rankedSearch(options.where, options.orderBy);
   if (ranked && canMatch(ranked)) {
     // A ranked search orders every match. The sort carries only the keys (read from an index that
@@ -40,12 +37,12 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions):
     const score = ftsScore(table, ranked, (value) => (scoreParams.push(value), '?'));
     const keys = [...new Set((options.orderBy ?? []).map((o) => o.field).filter((f) => f !== RELEVANCE && f !== 'id'))].map((f) => column(table, f));
     const orderBy = compileOrderBy(sqliteDialect, table, options.orderBy, SCORE);
-    const inner = `SELECT ${['id', ...keys, `${score} AS ${SCORE}`].join(', ')} FROM ${table.sql}${where} ORDER BY ${orderBy}`;
+    const inner = `SELECT ${['id', ...keys, `${score} AS ${SCORE}`].join(', ')}${source} ORDER BY ${orderBy}`;
     const document = (page: string) => `SELECT id, (SELECT ${DOC_COLUMN} FROM ${table.sql} AS d WHERE d.id = p.id) AS ${DOC_COLUMN} FROM (${page}) AS p ORDER BY ${orderBy}`;
     const best = bestScored(tables, table, options, ranked, keys, orderBy);
     return {
       rows(limit, offset) {
-        const params = [...scoreParams, ...countParams];
+        const params = [...scoreParams, ...whereParams];
         const sql = document(`${inner}${pageOf(limit, offset, params)}`);
         if (!best || limit === undefined) return { sql, params };
         // The page from the best-scored rows when they fill it (else no row, and the page is read as above).
@@ -58,10 +55,10 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions):
   }
   // A query that can match nothing still orders by an expression: a bare constant there names a column position.
   const orderBy = compileOrderBy(sqliteDialect, table, options.orderBy, ranked && 'CAST(NULL AS REAL)');
-  const select = `SELECT id, ${DOC_COLUMN} FROM ${table.sql}${where} ORDER BY ${orderBy}`;
+  const select = `SELECT id, ${DOC_COLUMN}${source} ORDER BY ${orderBy}`;
   return {
     rows(limit, offset) {
-      const params = [...countParams];
+      const params = [...whereParams];
       return { sql: select + pageOf(limit, offset, params), params };
     },
     ...counted,
@@ -81,10 +78,38 @@ function bestScored(tables: Tables, table: Table, options: FindOptions, ranked: 
   const first = options.orderBy?.[0];
   if (!tier || first?.field !== RELEVANCE || first.direction !== 'desc') return undefined;
   const params: SqlValue[] = [];
-  const narrowed = { ...sqliteDialect, match: (t: Table, query: SearchQuery, p: SqlParams<SqlValue>) => (query === ranked ? `id IN (SELECT rowid FROM ${searchTable(t)} WHERE ${searchTable(t)} MATCH ${p.bind(ftsQuery(query, tier))})` : sqliteDialect.match(t, query, p)) };
-  const where = compileWhere(tables, table, options.where, params, narrowed);
+  const text = (query: SearchQuery) => ftsQuery(query, query === ranked ? tier : undefined);
+  const narrowed = { ...sqliteDialect, match: (t: Table, query: SearchQuery, p: SqlParams<SqlValue>) => `id IN (SELECT rowid FROM ${searchTable(t)} WHERE ${searchTable(t)} MATCH ${p.bind(text(query))})` };
+  const source = ` FROM ${table.sql}${compileWhere(tables, table, options.where, params, narrowed)}`;
   const top = SEARCH_WEIGHTS[0] * ranked.terms.filter((t) => !t.exclude).length;
-  return { sql: `SELECT ${['id', ...keys, `${top} AS ${SCORE}`].join(', ')} FROM ${table.sql}${where} ORDER BY ${orderBy}`, params };
+  return { sql: `SELECT ${['id', ...keys, `${top} AS ${SCORE}`].join(', ')}${source} ORDER BY ${orderBy}`, params };
+}
+
+/** The conditions a find's where requires together: itself, or its `and`'s parts (at any depth of `and`s). */
+const required = (where: Filter): Filter[] => ('and' in where ? where.and.flatMap(required) : [where]);
+
+/** A condition on a field the planner can start from (an index's leading key): a user's videos, an album's. */
+const pins = (f: Filter): boolean => 'op' in f && (f.op === 'eq' || f.op === 'in' || f.op === 'inSelect');
+
+/**
+ * The count of a find's rows. A search that nothing else pins (every video the caller may see,
+ * every user) counts from the index's matches, each joined to its row, or from the index alone
+ * when nothing else is asked (it holds exactly the table's rows). As a condition instead (`id IN
+ * (…)`), SQLite first copied every match into a temporary index, which for a word in 120,000
+ * videos cost as much as the lookups. A where that pins a key counts from that key's index, with
+ * the match as a condition: a user's few videos are not found by walking every match of a word.
+ */
+function compileCount(tables: Tables, table: Table, where: Filter | undefined): { count: string; countParams: SqlValue[] } {
+  const countParams: SqlValue[] = [];
+  const parts = where ? required(where) : [];
+  const match = parts.find((p): p is MatchFilter => 'match' in p && canMatch(p.match));
+  if (!match || parts.some(pins)) return { count: `SELECT count(*) AS n FROM ${table.sql}${compileWhere(tables, table, where, countParams)}`, countParams };
+  const fts = searchTable(table);
+  countParams.push(ftsQuery(match.match));
+  const rest = parts.filter((p) => p !== match);
+  if (rest.length === 0) return { count: `SELECT count(*) AS n FROM ${fts} WHERE ${fts} MATCH ?`, countParams };
+  const from = `(SELECT rowid AS rb_match FROM ${fts} WHERE ${fts} MATCH ?) AS rb_m JOIN ${table.sql} ON ${table.sql}.id = rb_m.rb_match`;
+  return { count: `SELECT count(*) AS n FROM ${from} WHERE ${compileFilter(tables, table, { and: rest }, countParams)}`, countParams };
 }
 
 /** ` WHERE …` or nothing. */
