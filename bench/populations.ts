@@ -20,7 +20,7 @@ export type Driver = 'sqlite' | 'json';
 
 /** `bulk`: opened for seeding as `reelbase seed` opens it (a larger page cache, a bulk load). */
 export const openStore = (driver: Driver, path: string, bulk = false): Promise<Store> =>
-  driver === 'sqlite' ? openSqliteStore({ schema, path, ...(bulk ? { cacheMiB: 256, bulkLoad: true } : {}) }) : openJsonStore({ schema, path });
+  driver === 'sqlite' ? openSqliteStore({ schema, path, ...(bulk ? { cacheMiB: 256, bulkLoad: true, deferSearch: true } : {}) }) : openJsonStore({ schema, path });
 
 /** The quick run's population: `videos` videos, a user per 10, every other size derived by the seeder. */
 export const quickPopulation = (videos: number): Partial<PopulationOptions> => ({ users: Math.max(100, Math.round(videos / 10)), videos });

@@ -66,7 +66,7 @@ export function describeStore(spec: StoreSpec): string {
  * Opens the store a spec names, creating the file's directory. Drivers are imported lazily so a
  * command that talks HTTP never loads better-sqlite3, lowdb or pg. `bulk`: for a command that
  * writes a great deal at once (`seed`), a SQLite store gets a larger page cache and is opened for
- * a bulk load (indexes of empty tables built at close; see store-sqlite's bulk-load.ts).
+ * a bulk load (indexes of empty tables, full-text ones included, built at close; see store-sqlite's bulk-load.ts).
  * `progress` hears the build of a SQLite store's full-text index, which an upgrade makes at open.
  */
 export async function openStore(spec: StoreSpec, { bulk = false, progress }: { bulk?: boolean; progress?: (line: string) => void } = {}): Promise<Store> {
@@ -80,7 +80,7 @@ export async function openStore(spec: StoreSpec, { bulk = false, progress }: { b
     return openSqliteStore({
       schema,
       path: spec.path ?? ':memory:',
-      ...(bulk ? { cacheMiB: 256, bulkLoad: true } : {}),
+      ...(bulk ? { cacheMiB: 256, bulkLoad: true, deferSearch: true } : {}),
       ...(progress ? { onSearchBuild: (collection: string, done: number, total: number) => progress(`reelbase: building the search index of ${collection}: ${done}/${total}`) } : {}),
     });
   }

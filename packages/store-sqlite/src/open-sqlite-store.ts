@@ -28,6 +28,12 @@ export interface SqliteStoreOptions {
    */
   bulkLoad?: boolean;
   /**
+   * With `bulkLoad`, for a load that does not search what it writes (`reelbase seed`): the
+   * full-text indexes of the tables it fills are built at close() too, instead of row by row, and
+   * until then a search does not find the rows loaded.
+   */
+  deferSearch?: boolean;
+  /**
    * Told how a full-text index's build comes along (a store from before search, or whose search
    * fields changed, builds it at open, in batches that each commit: an interrupted build resumes).
    */
@@ -57,7 +63,7 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     writer.db.pragma('synchronous = FULL');
     ensureSchema(writer, options.schema, tables);
     buildSearch(writer, tables, options.onSearchBuild, options.searchBuildBatch);
-    const load = options.bulkLoad ? beginBulkLoad(writer, options.schema, tables) : undefined;
+    const load = options.bulkLoad ? beginBulkLoad(writer, options.schema, tables, options.deferSearch ?? false) : undefined;
     // Opened after the schema exists, so the reader never sees a half-created database.
     const reader = memory ? undefined : connect(new Database(options.path, { readonly: true, fileMustExist: true }), cacheMiB);
     const snapshot = reader && new ReadSnapshot(reader, writer);

@@ -177,3 +177,12 @@ export function ftsScore(table: Table, query: SearchQuery, bind: (value: string)
     tierScore(tiers.length, (tier) => `id IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ${bind(`{${tiers[tier]}} : ${ftsQuery({ terms: [t] })}`)})`);
   return `(${query.terms.filter((t) => !t.exclude).map(term).join(' + ')})`;
 }
+
+/**
+ * Leaves an empty table's index to `buildSearch` (a bulk load's end): its triggers skip every row
+ * from now on, and the build adds them all in a few large statements instead of one index write
+ * per row. A load stopped before its end leaves the mark, so the next open builds the index.
+ */
+export function deferSearch(conn: Connection, table: Table): void {
+  if (table.search) conn.run(`INSERT OR REPLACE INTO ${PROGRESS} (name, next_id) VALUES (?, 0)`, [table.name]);
+}

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { eq, StoreConflictError, type Schema } from '@reelbase/core';
+import { eq, matches, StoreConflictError, type Schema } from '@reelbase/core';
 import { openSqliteStore } from '../src/index';
 import type { SqliteStore } from '../src/sqlite-store';
 
@@ -15,7 +15,7 @@ const freshPath = () => join(dir, `db-${++files}.sqlite`);
 
 const schema: Schema = {
   users: { id: 'auto', fields: { name: 'text', link: 'string' }, unique: [['link']] },
-  videos: { id: 'auto', fields: { user_id: 'string', name: 'text', plays: 'integer' }, indexes: [['user_id', 'plays desc']] },
+  videos: { id: 'auto', fields: { user_id: 'string', name: 'text', plays: 'integer' }, indexes: [['user_id', 'plays desc']], search: [['name']] },
   likes: { id: 'auto', fields: { user_id: 'string', video_id: 'string' }, unique: [['user_id', 'video_id']] },
 };
 
@@ -39,11 +39,21 @@ async function wantedIndexes(): Promise<Record<string, string[]>> {
 
 const synchronous = (store: SqliteStore): unknown => store.writer.conn.db.pragma('synchronous', { simple: true });
 
+/** Rows in the videos' full-text index, as the database holds it now (an external-content index counts its own entries in docsize). */
+function searchRows(path: string): number {
+  const db = new Database(path, { readonly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM rb_search_videos_docsize').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
 describe('sqlite store: bulk load', () => {
-  it('builds the secondary indexes of the tables it filled at close, keeping unique keys enforced throughout', async () => {
+  it('builds the secondary and full-text indexes of the tables it filled at close, keeping unique keys enforced throughout', async () => {
     const wanted = await wantedIndexes();
     const path = freshPath();
-    const store = (await openSqliteStore({ schema, path, bulkLoad: true })) as SqliteStore;
+    const store = (await openSqliteStore({ schema, path, bulkLoad: true, deferSearch: true })) as SqliteStore;
     // Only the unique keys are left while loading, and an empty database syncs at the end only.
     assert.deepEqual(indexes(path, 'videos'), []);
     assert.deepEqual(indexes(path, 'users'), ['rb_ux_users__link']);
@@ -67,9 +77,19 @@ describe('sqlite store: bulk load', () => {
     } finally {
       raw.close();
     }
+    // The full-text index is built at the end too, from every row loaded, and keeps FTS5's default term buffer.
+    assert.equal(searchRows(path), 50);
+    const config = new Database(path, { readonly: true });
+    try {
+      assert.equal((config.prepare(`SELECT v FROM rb_search_videos_config WHERE k = 'hashsize'`).get() as { v: number }).v, 1024 * 1024);
+    } finally {
+      config.close();
+    }
     const reopened = (await openSqliteStore({ schema, path })) as SqliteStore;
     try {
       assert.equal(synchronous(reopened), 2);
+      assert.equal(await reopened.count('videos', matches('clip 7')), 1);
+      assert.equal(await reopened.count('videos', matches('clip')), 50);
       const top = await reopened.find('videos', { where: eq('user_id', '1'), orderBy: [{ field: 'plays', direction: 'desc' }], limit: 2 });
       assert.deepEqual(top.items.map((v) => v.plays), [49, 48]);
     } finally {
@@ -83,7 +103,7 @@ describe('sqlite store: bulk load', () => {
     const before = await openSqliteStore({ schema, path });
     await before.insert('users', { name: 'Ann', link: 'ann' });
     await before.close();
-    const store = (await openSqliteStore({ schema, path, bulkLoad: true })) as SqliteStore;
+    const store = (await openSqliteStore({ schema, path, bulkLoad: true, deferSearch: true })) as SqliteStore;
     try {
       assert.deepEqual(indexes(path, 'users'), wanted.users);
       assert.deepEqual(indexes(path, 'videos'), []);
@@ -94,10 +114,10 @@ describe('sqlite store: bulk load', () => {
     assert.deepEqual(indexes(path, 'videos'), wanted.videos);
   });
 
-  it('leaves what a killed load committed, and the next open builds the missing indexes', async () => {
+  it('leaves what a killed load committed, and the next open builds the missing indexes, full-text ones included', async () => {
     const wanted = await wantedIndexes();
     const path = freshPath();
-    const store = (await openSqliteStore({ schema, path, bulkLoad: true })) as SqliteStore;
+    const store = (await openSqliteStore({ schema, path, bulkLoad: true, deferSearch: true })) as SqliteStore;
     await store.transaction(async (tx) => {
       for (let i = 0; i < 10; i++) await tx.insert('videos', { user_id: '1', name: `Clip ${i}`, plays: i });
     });
@@ -105,10 +125,15 @@ describe('sqlite store: bulk load', () => {
     store.reader?.conn.db.close();
     store.writer.conn.db.close();
     assert.deepEqual(indexes(path, 'videos'), []);
+    assert.equal(searchRows(path), 0);
     const reopened = await openSqliteStore({ schema, path });
     try {
       assert.deepEqual(indexes(path, 'videos'), wanted.videos);
       assert.equal(await reopened.count('videos'), 10);
+      assert.equal(await reopened.count('videos', matches('clip')), 10);
+      // Written after the build, a row is indexed by its trigger again.
+      await reopened.insert('videos', { user_id: '1', name: 'Sunset', plays: 0 });
+      assert.equal(await reopened.count('videos', matches('sunset')), 1);
     } finally {
       await reopened.close();
     }

@@ -9,10 +9,10 @@ import { newChannel } from '../domain/channels';
 import { rememberTag, tagNames } from '../domain/tags';
 import { newUser } from '../domain/users';
 import { newVideo } from '../domain/video-write';
-import { isoTime } from '../representations/common';
 import { populationOptions, type PopulationOptions } from './options';
 import { planPopulation, videoPrivacy, type Pairs, type PopulationPlan } from './plan';
 import { Batches } from './batches';
+import { isoFromMs as iso } from './iso-times';
 import { Random } from './random';
 import * as words from './words';
 
@@ -383,8 +383,6 @@ function countAll(plan: PopulationPlan): Counters {
     channelVideos: tally(channels, plan.channelVideos.a),
   };
 }
-
-const iso = (ms: number): string => isoTime(new Date(ms));
 
 /** The index of the largest value above 0, or -1. */
 function argMax(values: ArrayLike<number>): number {
