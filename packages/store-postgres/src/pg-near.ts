@@ -8,13 +8,23 @@ import { FOLD, functionBodies, SEARCH_COLUMN, tsQuery, tsQueryExpression } from 
 /**
  * Near matches, PostgreSQL's alone (docs/search.md "Typos"): a search whose tsquery finds nothing
  * looks again, in the same snapshot, for names near its bare words by pg_trgm's word similarity
- * (`names %> word`, true from `pg_trgm.word_similarity_threshold`, 0.6 unless the database sets
- * another), so "documentery" finds "Documentary night". Its quoted phrases and exclusions still
- * apply as written. A collection's names are its first search tier when it has several (videos,
- * users, channels, groups, albums); one searched in a single tier (comments) holds prose, which
- * has no names to be near. The names' folded text (FOLD, as the tsvector reads it) carries a GIN
- * trigram index, so the second look is an index read like the first.
+ * (`names %> word`, true from NEAR_THRESHOLD on), so "documentery" finds "Documentary night".
+ * Its quoted phrases and exclusions still apply as written. A collection's names are its first
+ * search tier when it has several (videos, users, channels, groups, albums); one searched in a
+ * single tier (comments) holds prose, which has no names to be near. The names' folded text
+ * (FOLD, as the tsvector reads it) carries a GIN trigram index, so the second look is an index
+ * read like the first.
  */
+
+/**
+ * The least word similarity of a near name: pg_trgm's default (0.6) misses most single slips in
+ * words under nine letters; 0.5 finds most in words of seven or more, and at 0.4 a slip reaches
+ * another word three times as often (docs/search.md "Typos" has the measurements).
+ */
+export const NEAR_THRESHOLD = 0.5;
+
+/** Sets NEAR_THRESHOLD on a connection, which `%>` and its index read; harmless where pg_trgm is absent. */
+export const NEAR_SETTING = `SET pg_trgm.word_similarity_threshold = ${NEAR_THRESHOLD}`;
 
 /** A search falling back to near matches, and the schema of pg_trgm's operators. */
 export interface Near {

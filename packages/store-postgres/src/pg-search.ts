@@ -35,7 +35,7 @@ export async function extensionSchema(db: PoolClient, name: 'unaccent' | 'pg_trg
   return find();
 }
 
-/** The search functions' bodies, by name; an index over them is rebuilt when they change. */
+/** The fold functions' bodies, by name: the search columns and the names' trigram indexes (pg-near.ts) are rebuilt when they change. */
 export function functionBodies(unaccent: string | null): Map<string, string> {
   const strip = unaccent === null ? `translate($1, '${ACCENTED}', '${PLAIN}')` : `${quote(unaccent)}.unaccent('${quote(unaccent)}.unaccent'::regdictionary, $1)`;
   return new Map([

@@ -81,6 +81,20 @@ describe('postgres store: near matches', { skip: notSelected }, () => {
     }
   });
 
+  it('finds a name from a word similarity of 0.5, on every connection of the pool, and not below', async () => {
+    const url = await freshUrl();
+    const store = await openPostgresStore({ schema, url, maxConnections: 3 });
+    try {
+      await store.insertMany('clips', [{ name: 'Volcano' }, { name: 'Glacier walk' }, { name: 'The red car' }]);
+      // vulcano: 0.5 to "Volcano" (pg_trgm's default 0.6 would miss it); glacer: 0.57; volkano: 0.45.
+      const found = (query: string) => store.find('clips', { where: matches(query) }).then((r) => r.items.map((c) => c.name));
+      const answers = await Promise.all(['vulcano', 'glacer', 'volkano'].flatMap((q) => [found(q), found(q), found(q)]));
+      assert.deepEqual(answers, [...Array(3).fill(['Volcano']), ...Array(3).fill(['Glacier walk']), ...Array(3).fill([])]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('has a trigram index on the names of a collection searched in several tiers only, and keeps it on reopening', async () => {
     const url = await freshUrl();
     await (await openPostgresStore({ schema, url })).close();
