@@ -1,6 +1,5 @@
 import type { Schema, Store } from '@reelbase/core';
 import pg from 'pg';
-import { NEAR_SETTING } from './pg-near';
 import { Operations } from './pg-operations';
 import { ensureSchema } from './pg-schema';
 import { PgStore } from './pg-store';
@@ -25,8 +24,6 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10, application_name: 'reelbase' });
   // An idle connection the server drops is only taken out of the pool; the next statement gets a fresh one.
   pool.on('error', () => undefined);
-  // Queued ahead of whatever the connection runs first; a failure leaves pg_trgm's default.
-  pool.on('connect', (client) => void client.query(NEAR_SETTING).catch(() => undefined));
   try {
     const tables = await ensureSchema(pool, options.schema);
     return new PgStore(pool, new Operations(tables), options.transactionAttempts ?? 10);

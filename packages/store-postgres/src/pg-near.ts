@@ -23,8 +23,11 @@ import { FOLD, functionBodies, SEARCH_COLUMN, tsQuery, tsQueryExpression } from 
  */
 export const NEAR_THRESHOLD = 0.5;
 
-/** Sets NEAR_THRESHOLD on a connection, which `%>` and its index read; harmless where pg_trgm is absent. */
-export const NEAR_SETTING = `SET pg_trgm.word_similarity_threshold = ${NEAR_THRESHOLD}`;
+/**
+ * Sets NEAR_THRESHOLD, which `%>` and its index read, for the rest of the transaction the second
+ * look runs in: nothing else of the connection changes, whatever pool (or PgBouncer) it is in.
+ */
+export const NEAR_SETTING = `SET LOCAL pg_trgm.word_similarity_threshold = ${NEAR_THRESHOLD}`;
 
 /** A search falling back to near matches, and the schema of pg_trgm's operators. */
 export interface Near {

@@ -12,7 +12,7 @@ import {
 import { encodeDoc, INCOMPARABLE, mergePatch, quote, type Body } from '@reelbase/core/sql';
 import { compileCount, compileDeleteWhere, compileFind, compileFindOne, compileLockNext } from './compile-query';
 import { DOC_COLUMN, type PgTable, type PgTables } from './pg-columns';
-import { nearSearch, type Near } from './pg-near';
+import { NEAR_SETTING, nearSearch, type Near } from './pg-near';
 import { sqlState, type Executor, type Row, type TransactionExecutor } from './pg-types';
 import { columnValue, columnValues, decodeRow, filterValue } from './row-codec';
 
@@ -141,15 +141,18 @@ export class Operations {
 
   /**
    * A read that, when its search finds nothing and may fall back to near matches (pg-near.ts),
-   * runs once more for those: both on one snapshot, so the second answers for the same state of
-   * the database as the first. A read with nothing to fall back to runs once, as it is.
+   * runs once more for those (after setting their threshold): both on one snapshot, so the second
+   * answers for the same state of the database as the first. A read with nothing to fall back to
+   * runs once, as it is.
    */
   async #nearOnNothing<R>(db: Executor, table: PgTable, where: Filter | undefined, read: (db: Executor, near?: Near) => Promise<R>, nothing: (result: R) => boolean): Promise<R> {
     const near = nearSearch(this.tables, table, where);
     if (!near) return read(db);
     return db.snapshot(async (db) => {
       const result = await read(db);
-      return nothing(result) ? read(db, near) : result;
+      if (!nothing(result)) return result;
+      await db.query(NEAR_SETTING);
+      return read(db, near);
     });
   }
 

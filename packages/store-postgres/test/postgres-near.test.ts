@@ -81,7 +81,7 @@ describe('postgres store: near matches', { skip: notSelected }, () => {
     }
   });
 
-  it('finds a name from a word similarity of 0.5, on every connection of the pool, and not below', async () => {
+  it('finds a name from a word similarity of 0.5 on, whichever pooled connection reads, and not below', async () => {
     const url = await freshUrl();
     const store = await openPostgresStore({ schema, url, maxConnections: 3 });
     try {
