@@ -12,6 +12,8 @@ export interface TestDriver {
   name: string;
   /** Several processes may share one of its databases: `open` then also answers `reopen`. */
   sharedByProcesses?: boolean;
+  /** A search finding nothing falls back to names near its words (PostgreSQL with pg_trgm: docs/search.md "Typos"). */
+  nearMatches?: boolean;
   open(): Promise<OpenedStore>;
 }
 
@@ -38,6 +40,8 @@ function postgresDriver(server: string): TestDriver {
   return {
     name: 'postgres',
     sharedByProcesses: true,
+    // The test server has pg_trgm (Debian's postgresql-contrib), which the driver creates.
+    nearMatches: true,
     async open() {
       const url = await database.freshUrl();
       return { store: await openPostgresStore({ schema, url }), cleanup: () => {}, reopen: () => openPostgresStore({ schema, url }) };

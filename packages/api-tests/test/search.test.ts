@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createService, fillTagNames, type Store } from '@reelbase/core';
+import { addVideo, createChannel } from '../src/channels';
 import { drivers, expectError, Harness, type Answer, type Fixture } from '../src/index';
 
 const names = (r: Answer): string[] => r.body.data.map((v: { name: string }) => v.name);
@@ -137,6 +138,68 @@ for (const driver of drivers) {
         const video = id['Harbour'];
         assert.equal((await h.call('POST', `/videos/${video}/comments`, { token: bob.token, json: { text: 'Très beau' } })).status, 201);
         assert.equal((await h.call('GET', `/videos/${video}/comments?query=tres`)).body.total, 1);
+      });
+    });
+
+    describe('a search whose words find nothing as written', () => {
+      // Names near its words where the store has them (PostgreSQL with pg_trgm: docs/search.md "Typos"); elsewhere nothing.
+      const near = (expected: string[]) => (driver.nearMatches ? expected : []);
+      const query = (text: string, rest = '') => `query=${encodeURIComponent(text)}${rest}`;
+      before(async () => {
+        h.clock.advance(3600);
+        id['Harbor lights'] = await h.video(alice, { name: 'Harbor lights', description: 'Night ferry' });
+      });
+
+      it('finds a video by a misspelt word of its name, and counts it', async () => {
+        const r = await search(query('documentery'));
+        assert.equal(r.status, 200, r.text);
+        assert.deepEqual(names(r), near(['Documentary night']));
+        assert.equal(r.body.total, near(['Documentary night']).length);
+      });
+
+      it('never shows nor counts a private video matching only by its name being near; its owner finds it', async () => {
+        for (const token of [undefined, bob.token]) {
+          const secret = await search(query('secrett'), token);
+          assert.deepEqual([names(secret), secret.body.total], [[], 0]);
+          const typo = await search(query('documentery'), token);
+          assert.deepEqual([names(typo), typo.body.total], [near(['Documentary night']), near(['Documentary night']).length]);
+        }
+        assert.deepEqual(names(await search(query('secrett'), alice.token)), near(['Secret documentary']));
+        const own = await search(query('documentery', '&sort=alphabetical'), alice.token);
+        assert.deepEqual([names(own), own.body.total], [near(['Documentary night', 'Secret documentary']), near(['Documentary night', 'Secret documentary']).length]);
+      });
+
+      it('falls back only when the words find nothing as written: no near names mixed in', async () => {
+        // "Harbor lights" is near "harbour" and "Harbour" near "harbor", yet each word finds its own spelling alone.
+        assert.deepEqual(names(await search(query('harbour'))), ['Harbour']);
+        assert.deepEqual(names(await search(query('harbor'))), ['Harbor lights']);
+      });
+
+      it('ranks near names by nearness, and keeps them a filter under the other sorts', async () => {
+        // "harboux" is nearer "Harbour" than "Harbor lights", which is the newer.
+        assert.deepEqual(names(await search(query('harboux'))), near(['Harbour', 'Harbor lights']));
+        assert.deepEqual(names(await search(query('harboux', '&sort=relevant&direction=asc'))), near(['Harbor lights', 'Harbour']));
+        assert.deepEqual(names(await search(query('harboux', '&sort=date'))), near(['Harbor lights', 'Harbour']));
+        assert.deepEqual(names(await search(query('harboux', '&sort=alphabetical&direction=desc'))), near(['Harbour', 'Harbor lights']));
+      });
+
+      it('still applies exclusions and "phrases" as written', async () => {
+        assert.deepEqual(names(await search(query('documentery -night'))), []);
+        assert.deepEqual(names(await search(query('harboux -ferry'))), near(['Harbour']));
+        assert.deepEqual(names(await search(query('"night ferry" harboux'))), near(['Harbor lights']));
+        assert.deepEqual(names(await search(query('"night boat" harboux'))), []);
+        assert.deepEqual(names(await search(query('"documentery"'))), []);
+      });
+
+      it("in a user's videos and in a channel's, which reads its videos through its rows", async () => {
+        assert.deepEqual(names(await h.call('GET', `/users/${alice.user.id}/videos?${query('harboux', '&sort=alphabetical')}`)), near(['Harbor lights', 'Harbour']));
+        const channel = await createChannel(h, alice, 'Ports');
+        for (const name of ['Harbour', 'Secret documentary']) await addVideo(h, alice, channel, id[name]);
+        const list = (text: string, token?: string) => h.call('GET', `/channels/${channel}/videos?${query(text)}`, { token });
+        assert.deepEqual(names(await list('harboux')), near(['Harbour']));
+        const secret = await list('secrett');
+        assert.deepEqual([names(secret), secret.body.total], [[], 0]);
+        assert.deepEqual(names(await list('secrett', alice.token)), near(['Secret documentary']));
       });
     });
 

@@ -2,6 +2,7 @@ import { canMatch, rankedSearch, type Filter, type FindOptions } from '@reelbase
 import { compileFilter, compileOrderBy, SqlParams } from '@reelbase/core/sql';
 import { DOC_COLUMN, type PgTable, type PgTables } from './pg-columns';
 import { pgDialect } from './pg-dialect';
+import { nearDialect, nearScore, type Near } from './pg-near';
 import { tsScore } from './pg-search';
 
 /** One statement and its parameters. */
@@ -12,22 +13,29 @@ export interface Statement {
 
 const newParams = (): SqlParams<unknown> => new SqlParams((n) => `$${n}`);
 
-/** ` WHERE …` or nothing. */
-function compileWhere(tables: PgTables, table: PgTable, where: Filter | undefined, params: SqlParams<unknown>): string {
-  return where ? ` WHERE ${compileFilter(pgDialect, tables, table, where, params)}` : '';
+/** ` WHERE …` or nothing; with `near`, its search matches names near its words (pg-near.ts). */
+function compileWhere(tables: PgTables, table: PgTable, where: Filter | undefined, params: SqlParams<unknown>, near?: Near): string {
+  return where ? ` WHERE ${compileFilter(near ? nearDialect(near) : pgDialect, tables, table, where, params)}` : '';
+}
+
+/** What RELEVANCE orders by: the ranked search's score, by its tsquery or by nearness; undefined when the order does not ask. */
+function scoreOf(table: PgTable, where: Filter | undefined, orderBy: FindOptions['orderBy'], params: SqlParams<unknown>, near?: Near): string | undefined {
+  const ranked = rankedSearch(where, orderBy);
+  if (!ranked) return undefined;
+  const bind = (v: string) => params.bind(v);
+  // A query that can match nothing still orders by an expression: a bare constant there names a column position.
+  if (!canMatch(ranked)) return 'CAST(NULL AS REAL)';
+  return ranked === near?.query ? nearScore(table, near, bind) : tsScore(table, ranked, bind);
 }
 
 /**
  * A page and its total in one statement, so both come from one snapshot: every row carries the
  * total (an uncorrelated subquery PostgreSQL runs once). `limit` undefined means no limit.
  */
-export function compileFind(tables: PgTables, table: PgTable, options: FindOptions & { limit?: number; offset: number }): Statement {
+export function compileFind(tables: PgTables, table: PgTable, options: FindOptions & { limit?: number; offset: number }, near?: Near): Statement {
   const params = newParams();
-  const where = compileWhere(tables, table, options.where, params);
-  const ranked = rankedSearch(options.where, options.orderBy);
-  // A query that can match nothing still orders by an expression: a bare constant there names a column position.
-  const score = ranked && (canMatch(ranked) ? tsScore(table, ranked, (v) => params.bind(v)) : 'CAST(NULL AS REAL)');
-  const order = compileOrderBy(pgDialect, table, options.orderBy, score);
+  const where = compileWhere(tables, table, options.where, params, near);
+  const order = compileOrderBy(pgDialect, table, options.orderBy, scoreOf(table, options.where, options.orderBy, params, near));
   const sql =
     `SELECT id, ${DOC_COLUMN}, (SELECT count(*) FROM ${table.sql}${where}) AS total FROM ${table.sql}${where}` +
     ` ORDER BY ${order} LIMIT ${params.bind(options.limit ?? null)} OFFSET ${params.bind(options.offset)}`;
@@ -35,12 +43,10 @@ export function compileFind(tables: PgTables, table: PgTable, options: FindOptio
 }
 
 /** The first match in order, never counting. */
-export function compileFindOne(tables: PgTables, table: PgTable, where: Filter, orderBy: FindOptions['orderBy']): Statement {
+export function compileFindOne(tables: PgTables, table: PgTable, where: Filter, orderBy: FindOptions['orderBy'], near?: Near): Statement {
   const params = newParams();
-  const whereSql = compileWhere(tables, table, where, params);
-  const ranked = rankedSearch(where, orderBy);
-  const score = ranked && (canMatch(ranked) ? tsScore(table, ranked, (v) => params.bind(v)) : 'CAST(NULL AS REAL)');
-  const sql = `SELECT id, ${DOC_COLUMN} FROM ${table.sql}${whereSql} ORDER BY ${compileOrderBy(pgDialect, table, orderBy, score)} LIMIT 1`;
+  const whereSql = compileWhere(tables, table, where, params, near);
+  const sql = `SELECT id, ${DOC_COLUMN} FROM ${table.sql}${whereSql} ORDER BY ${compileOrderBy(pgDialect, table, orderBy, scoreOf(table, where, orderBy, params, near))} LIMIT 1`;
   return { sql, params: params.values };
 }
 
@@ -53,9 +59,9 @@ export function compileLockNext(tables: PgTables, table: PgTable, where: Filter,
   return { sql, params: params.values };
 }
 
-export function compileCount(tables: PgTables, table: PgTable, where: Filter | undefined): Statement {
+export function compileCount(tables: PgTables, table: PgTable, where: Filter | undefined, near?: Near): Statement {
   const params = newParams();
-  return { sql: `SELECT count(*) AS n FROM ${table.sql}${compileWhere(tables, table, where, params)}`, params: params.values };
+  return { sql: `SELECT count(*) AS n FROM ${table.sql}${compileWhere(tables, table, where, params, near)}`, params: params.values };
 }
 
 export function compileDeleteWhere(tables: PgTables, table: PgTable, where: Filter): Statement {

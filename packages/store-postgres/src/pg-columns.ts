@@ -6,6 +6,11 @@ import type { SqlTable } from '@reelbase/core/sql';
 export interface PgTable extends SqlTable {
   /** The sequence behind an auto id, as a regclass literal; undefined for text ids. */
   sequence?: string;
+  /**
+   * The schema of pg_trgm when the table's names carry a trigram index, so that a search finding
+   * nothing falls back to names near its words (pg-near.ts); undefined when it does not.
+   */
+  trigrams?: string;
 }
 
 export type PgTables = ReadonlyMap<string, PgTable>;

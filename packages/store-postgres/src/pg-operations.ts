@@ -12,6 +12,7 @@ import {
 import { encodeDoc, INCOMPARABLE, mergePatch, quote, type Body } from '@reelbase/core/sql';
 import { compileCount, compileDeleteWhere, compileFind, compileFindOne, compileLockNext } from './compile-query';
 import { DOC_COLUMN, type PgTable, type PgTables } from './pg-columns';
+import { NEAR_SETTING, nearSearch, type Near } from './pg-near';
 import { sqlState, type Executor, type Row, type TransactionExecutor } from './pg-types';
 import { columnValue, columnValues, decodeRow, filterValue } from './row-codec';
 
@@ -99,19 +100,28 @@ export class Operations {
   }
 
   async count(db: Executor, collection: string, where?: Filter): Promise<number> {
-    const { sql, params } = compileCount(this.tables, this.table(collection), where);
-    return Number((await db.query<{ n: string }>(sql, params)).rows[0].n);
+    const table = this.table(collection);
+    return this.#nearOnNothing(db, table, where, (db, near) => this.#count(db, table, where, near), (n) => n === 0);
   }
 
   /** The total is counted apart only for an empty page past the start, which carries no row to read it from. */
   async find<T extends Doc>(db: Executor, collection: string, options: FindOptions = {}): Promise<FindResult<T>> {
     const offset = checkCount('offset', options.offset) ?? 0;
     const limit = checkCount('limit', options.limit);
-    const { sql, params } = compileFind(this.tables, this.table(collection), { ...options, offset, limit });
-    const { rows } = await db.query<Row & { total: string }>(sql, params);
-    const items = rows.map((row) => decodeRow<T>(row));
-    if (rows.length > 0) return { items, total: Number(rows[0].total) };
-    return { items, total: offset === 0 && limit !== 0 ? 0 : await this.count(db, collection, options.where) };
+    const table = this.table(collection);
+    return this.#nearOnNothing(
+      db,
+      table,
+      options.where,
+      async (db, near) => {
+        const { sql, params } = compileFind(this.tables, table, { ...options, offset, limit }, near);
+        const { rows } = await db.query<Row & { total: string }>(sql, params);
+        const items = rows.map((row) => decodeRow<T>(row));
+        if (rows.length > 0) return { items, total: Number(rows[0].total) };
+        return { items, total: offset === 0 && limit !== 0 ? 0 : await this.#count(db, table, options.where, near) };
+      },
+      (found) => found.total === 0,
+    );
   }
 
   async lockNext<T extends Doc>(db: Executor, collection: string, where: Filter, orderBy: OrderBy[], limit: number): Promise<T[]> {
@@ -120,9 +130,35 @@ export class Operations {
   }
 
   async findOne<T extends Doc>(db: Executor, collection: string, where: Filter, orderBy?: OrderBy[]): Promise<T | null> {
-    const { sql, params } = compileFindOne(this.tables, this.table(collection), where, orderBy);
-    const { rows } = await db.query<Row>(sql, params);
-    return rows.length ? decodeRow<T>(rows[0]) : null;
+    const table = this.table(collection);
+    const first = async (db: Executor, near?: Near) => {
+      const { sql, params } = compileFindOne(this.tables, table, where, orderBy, near);
+      const { rows } = await db.query<Row>(sql, params);
+      return rows.length ? decodeRow<T>(rows[0]) : null;
+    };
+    return this.#nearOnNothing(db, table, where, first, (found) => found === null);
+  }
+
+  /**
+   * A read that, when its search finds nothing and may fall back to near matches (pg-near.ts),
+   * runs once more for those (after setting their threshold): both on one snapshot, so the second
+   * answers for the same state of the database as the first. A read with nothing to fall back to
+   * runs once, as it is.
+   */
+  async #nearOnNothing<R>(db: Executor, table: PgTable, where: Filter | undefined, read: (db: Executor, near?: Near) => Promise<R>, nothing: (result: R) => boolean): Promise<R> {
+    const near = nearSearch(this.tables, table, where);
+    if (!near) return read(db);
+    return db.snapshot(async (db) => {
+      const result = await read(db);
+      if (!nothing(result)) return result;
+      await db.query(NEAR_SETTING);
+      return read(db, near);
+    });
+  }
+
+  async #count(db: Executor, table: PgTable, where: Filter | undefined, near?: Near): Promise<number> {
+    const { sql, params } = compileCount(this.tables, table, where, near);
+    return Number((await db.query<{ n: string }>(sql, params)).rows[0].n);
   }
 
   /**

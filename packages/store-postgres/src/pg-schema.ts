@@ -4,7 +4,8 @@ import type { Pool, PoolClient } from 'pg';
 import { columnType, DOC_COLUMN, identifier, PG_TYPES, type PgTables } from './pg-columns';
 import { MIRROR_PREFIX, planMirror, type MirrorCatalog } from './pg-mirror';
 import { createRateTable, RATE_TABLE } from './pg-rate-limiter';
-import { planSearch, unaccentSchema } from './pg-search';
+import { hasNames, planNear } from './pg-near';
+import { extensionSchema, planSearch, searchableTables } from './pg-search';
 
 /** Any number that serves as the lock every opening process takes before changing the schema. */
 const SCHEMA_LOCK = 7_243_118_015;
@@ -141,13 +142,21 @@ export async function ensureSchema(pool: Pool, schema: Schema): Promise<PgTables
   const tables: PgTables = describeTables(schema, [DOC_COLUMN], 'postgres');
   const client = await pool.connect();
   try {
-    const unaccent = await unaccentSchema(client, tables);
-    if (plan(schema, tables, await readCatalog(client)).length > 0 || (await planSearch(client, tables, unaccent)).length > 0) {
+    const searchable = searchableTables(tables);
+    const unaccent = searchable.length > 0 ? await extensionSchema(client, 'unaccent') : null;
+    // Without pg_trgm a search that finds nothing stays empty: there is nothing to index names with.
+    const trigrams = searchable.some(hasNames) ? await extensionSchema(client, 'pg_trgm') : null;
+    // The search columns and indexes read the tables' columns, so they come last.
+    const planAll = async () => [
+      ...plan(schema, tables, await readCatalog(client)),
+      ...(await planSearch(client, tables, unaccent)),
+      ...(await planNear(client, tables, trigrams, unaccent)),
+    ];
+    if ((await planAll()).length > 0) {
       try {
         await client.query('BEGIN');
         await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
-        // The search columns read the tables' columns, so they come last.
-        const ddl = [...plan(schema, tables, await readCatalog(client)), ...(await planSearch(client, tables, unaccent))];
+        const ddl = await planAll();
         if (ddl.length > 0) await client.query(ddl.join(';\n'));
         await client.query('COMMIT');
       } catch (error) {
@@ -161,7 +170,8 @@ export async function ensureSchema(pool: Pool, schema: Schema): Promise<PgTables
       [auto],
     );
     const sequences = new Map(rows.map((r) => [r.table, r.sequence]));
-    return new Map([...tables].map(([name, table]) => [name, { ...table, sequence: sequences.get(table.sql) }]));
+    const near = (table: SqlTable) => (trigrams !== null && hasNames(table) ? { trigrams } : {});
+    return new Map([...tables].map(([name, table]) => [name, { ...table, sequence: sequences.get(table.sql), ...near(table) }]));
   } finally {
     client.release();
   }

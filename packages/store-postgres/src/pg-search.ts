@@ -1,7 +1,7 @@
 import { tierScore, type SearchQuery, type SearchTerm } from '@reelbase/core';
 import { quote, searchColumns, type SqlTable } from '@reelbase/core/sql';
 import type { PoolClient } from 'pg';
-import { identifier, type PgTables } from './pg-columns';
+import { identifier, type PgTable, type PgTables } from './pg-columns';
 
 /**
  * A searchable collection's index (CollectionSchema.search) is a weighted tsvector, a generated
@@ -13,34 +13,38 @@ import { identifier, type PgTables } from './pg-columns';
  */
 export const SEARCH_COLUMN = 'rb_search';
 const UNACCENT = 'rb_search_unaccent';
-const FOLD = 'rb_search_fold';
+/** Folds a text as the index reads it: accents off, punctuation to spaces (case is the tsvector's and pg_trgm's own). */
+export const FOLD = 'rb_search_fold';
 
 const ACCENTED = 'ÀÁÂÃÄÅàáâãäåÇçÈÉÊËèéêëÌÍÎÏìíîïÑñÒÓÔÕÖØòóôõöøÙÚÛÜùúûüÝýÿ';
 const PLAIN = 'AAAAAAaaaaaaCcEEEEeeeeIIIIiiiiNnOOOOOOooooooUUUUuuuuYyy';
 
 /**
- * The schema holding the unaccent extension, creating it when it is missing and this user may;
- * null when it cannot be had (or nothing is searchable). Run outside a transaction: a refused
+ * The schema holding an extension the search uses (unaccent, pg_trgm), creating it when it is
+ * missing and this user may; null when it cannot be had. Run outside a transaction: a refused
  * CREATE EXTENSION would abort it.
  */
-export async function unaccentSchema(db: PoolClient, tables: PgTables): Promise<string | null> {
-  if (![...tables.values()].some((t) => t.search)) return null;
+export async function extensionSchema(db: PoolClient, name: 'unaccent' | 'pg_trgm'): Promise<string | null> {
   const find = async () =>
-    (await db.query<{ schema: string }>(`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'unaccent'`)).rows[0]?.schema ?? null;
+    (await db.query<{ schema: string }>(`SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1`, [name])).rows[0]
+      ?.schema ?? null;
   const found = await find();
   if (found !== null) return found;
-  // A trusted extension since PostgreSQL 13; a user without CREATE on the database is refused.
-  await db.query('CREATE EXTENSION IF NOT EXISTS unaccent').catch(() => undefined);
+  // Both are trusted extensions since PostgreSQL 13; a user without CREATE on the database is refused.
+  await db.query(`CREATE EXTENSION IF NOT EXISTS ${name}`).catch(() => undefined);
   return find();
 }
 
-function functionBodies(unaccent: string | null): Map<string, string> {
+/** The fold functions' bodies, by name: the search columns and the names' trigram indexes (pg-near.ts) are rebuilt when they change. */
+export function functionBodies(unaccent: string | null): Map<string, string> {
   const strip = unaccent === null ? `translate($1, '${ACCENTED}', '${PLAIN}')` : `${quote(unaccent)}.unaccent('${quote(unaccent)}.unaccent'::regdictionary, $1)`;
   return new Map([
     [UNACCENT, ` SELECT ${strip} `],
     [FOLD, ` SELECT regexp_replace(${UNACCENT}($1), '[[:punct:]]+', ' ', 'g') `],
   ]);
 }
+
+export const searchableTables = (tables: PgTables): PgTable[] => [...tables.values()].filter((t) => t.search);
 
 /** The tsvector of a table's search fields, each tier with its weight. */
 function vectorOf(table: SqlTable): string {
@@ -55,7 +59,7 @@ function vectorOf(table: SqlTable): string {
  * changes, which rebuilds it from the rows in that one statement.
  */
 export async function planSearch(db: PoolClient, tables: PgTables, unaccent: string | null): Promise<string[]> {
-  const searchable = [...tables.values()].filter((t) => t.search);
+  const searchable = searchableTables(tables);
   if (searchable.length === 0) return [];
   const bodies = functionBodies(unaccent);
   const existing = new Map(

@@ -26,7 +26,7 @@ export class PgStore implements Store {
     readonly operations: Operations,
     readonly attempts: number,
   ) {
-    this.#reads = { query: <R extends QueryResultRow>(sql: string, params?: unknown[]) => pool.query<R>(sql, params) };
+    this.#reads = poolReads(pool);
   }
 
   async get<T extends Doc = Doc>(collection: string, id: string): Promise<T | null> {
@@ -157,6 +157,33 @@ export class PgStore implements Store {
   #checkOpen(): void {
     if (this.#closed) throw new Error('the postgres store is closed');
   }
+}
+
+/** Reads on the pool: each statement on whichever connection is free, or several on one snapshot. */
+function poolReads(pool: Pool): Executor {
+  return {
+    query: <R extends QueryResultRow>(sql: string, params?: unknown[]) => pool.query<R>(sql, params),
+    async snapshot<R>(fn: (db: Executor) => Promise<R>): Promise<R> {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      const onSnapshot: Executor = {
+        query: <Q extends QueryResultRow>(sql: string, params?: unknown[]) => client.query<Q>(sql, params),
+        snapshot: (inner) => inner(onSnapshot),
+      };
+      try {
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        const value = await fn(onSnapshot);
+        await client.query('COMMIT');
+        return value;
+      } catch (error) {
+        // A connection that cannot even roll back is not reused.
+        await client.query('ROLLBACK').catch((failure: Error) => (broken = failure));
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+  };
 }
 
 /** A short randomised pause before attempt `attempt + 1`, growing with each failure, so colliding writers part ways. */

@@ -28,6 +28,11 @@ export class TransactionState implements TransactionExecutor {
     return this.#statements.heldByCaller() ? run() : this.#statements.run(this.#holder, run);
   }
 
+  /** A transaction reads one snapshot already (REPEATABLE READ and above). */
+  snapshot<R>(fn: (db: TransactionState) => Promise<R>): Promise<R> {
+    return fn(this);
+  }
+
   /** Ends the transaction without keeping anything. */
   async rollback(): Promise<void> {
     await this.#statements.run(this.#holder, () => this.#run('ROLLBACK'));

@@ -3,6 +3,11 @@ import type { QueryResultRow } from 'pg';
 /** What runs a statement: the pool (a connection per statement) or the connection of one transaction. */
 export interface Executor {
   query<R extends QueryResultRow>(sql: string, params?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+  /**
+   * Runs `fn` with reads that all see one snapshot: in a read-only REPEATABLE READ transaction of
+   * its own on the pool, in the transaction itself inside one.
+   */
+  snapshot<R>(fn: (db: Executor) => Promise<R>): Promise<R>;
   /** A transaction's sequence changes; undefined outside a transaction. */
   readonly sequences?: ReadonlyMap<string, number>;
 }

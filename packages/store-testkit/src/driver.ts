@@ -12,6 +12,11 @@ export interface StoreTestDriver {
    */
   reopen?: (schema: Schema) => Promise<Store>;
   /**
+   * The driver falls back to names near a search's bare words when its words find nothing
+   * (PostgreSQL with pg_trgm: docs/search.md "Typos"); the others then find nothing.
+   */
+  nearMatches?: boolean;
+  /**
    * Why the driver cannot run here, e.g. a database server it needs was not configured. The suite
    * then reports itself skipped with this reason instead of failing, so a developer without that
    * server still runs everything else.

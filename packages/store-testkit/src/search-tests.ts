@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { and, eq, matches, RELEVANCE, type Doc, type Schema, type Store } from '@reelbase/core';
+import { and, eq, matches, RELEVANCE, type Doc, type OrderBy, type Schema, type Store } from '@reelbase/core';
 import type { StoreTestDriver } from './driver';
 
 /** A searchable collection: title weighs most, then labels, then body. */
@@ -38,6 +38,8 @@ export function searchTests(driver: StoreTestDriver): void {
     afterEach(() => store.close());
 
     const found = async (query: string) => ids((await store.find('clips', { where: matches(query) })).items);
+    // What a search whose words find nothing finds: names near them where the driver has near matches (docs/search.md "Typos"), else nothing.
+    const near = (expected: string[]) => (driver.nearMatches ? expected : []);
 
     const cases: [string, string, string[]][] = [
       ['folds case and accents, in documents', 'cafe', ['1', '4']],
@@ -127,7 +129,8 @@ export function searchTests(driver: StoreTestDriver): void {
       await store.delete('clips', '1');
       assert.deepEqual(await found('cafe'), ['4']);
       await store.deleteWhere('clips', eq('owner', 'b'));
-      assert.deepEqual(await found('cafe'), []);
+      // No word begins with "caf" now; "The red car" is near it.
+      assert.deepEqual(await found('cafe'), near(['2']));
     });
 
     it('indexes within the transaction and forgets what a rollback undoes', async () => {
@@ -143,6 +146,48 @@ export function searchTests(driver: StoreTestDriver): void {
       assert.deepEqual(await found('volcano'), []);
       assert.deepEqual(await found('bicycle'), []);
       assert.deepEqual(await found('"red car"'), ['2']);
+    });
+
+    describe('a search that finds nothing', () => {
+      const relevance = [{ field: RELEVANCE, direction: 'desc' as const }];
+      const nearCases: [string, string, string[]][] = [
+        ['a misspelt word finds the name near it', 'documentery', near(['4'])],
+        ['a word spelt another way finds the name', 'harbor', near(['6'])],
+        ['every bare word must be near the names', 'documentery harbor', []],
+        ['only names are near: a word near a body finds nothing', 'fishng', []],
+        ['exclusions still exclude', 'documentery -film', []],
+        ['exclusions exclude only what they name', 'documentery -beach', near(['4'])],
+        ['a phrase still matches as written', '"night" documentery', near(['4'])],
+        ['a phrase found nowhere still finds nothing', '"day" documentery', []],
+        ['a quoted word is never near', '"documentery"', []],
+      ];
+      for (const [label, query, expected] of nearCases) it(`${label}: ${JSON.stringify(query)}`, async () => assert.deepEqual(await found(query), expected));
+
+      it('counts near matches as it finds them, under the other conditions, in find, count and findOne', async () => {
+        for (const [owner, expected] of [['b', near(['4'])], ['a', []]] as const) {
+          const where = and(matches('documentery'), eq('owner', owner));
+          const result = await store.find('clips', { where, orderBy: relevance, limit: 5 });
+          assert.deepEqual(ids(result.items), expected, owner);
+          assert.equal(result.total, expected.length, owner);
+          assert.equal(await store.count('clips', where), expected.length, owner);
+          assert.equal((await store.findOne('clips', where, relevance))?.id, expected[0], owner);
+        }
+        const pastTheEnd = await store.find('clips', { where: matches('documentery'), offset: 3, limit: 2 });
+        assert.deepEqual(pastTheEnd, { items: [], total: near(['4']).length });
+        await store.transaction(async (tx) => assert.deepEqual(ids((await tx.find('clips', { where: matches('documentery') })).items), near(['4'])));
+      });
+
+      it('ranks near matches by nearness, keeps them a filter under another sort, and never mixes them into words found as written', async () => {
+        await store.insert('clips', { title: 'Harbor lights', labels: '', body: '', owner: 'a', plays: 1 });
+        const order = async (query: string, orderBy: OrderBy[]) => (await store.find('clips', { where: matches(query), orderBy })).items.map((d) => d.id);
+        // "harboux" is nearer "Harbour" (6) than "Harbor lights" (8).
+        assert.deepEqual(await order('harboux', relevance), near(['6', '8']));
+        assert.deepEqual(await order('harboux', [{ field: RELEVANCE, direction: 'asc' }]), near(['8', '6']));
+        assert.deepEqual(await order('harboux', [{ field: 'plays', direction: 'desc' }]), near(['6', '8']));
+        // "Harbor lights" is near "harbour", and "Harbour" near "harbor", but each word is found as written.
+        assert.deepEqual(await found('harbour'), ['6']);
+        assert.deepEqual(await found('harbor'), ['8']);
+      });
     });
 
     const { reopen } = driver;
