@@ -38,6 +38,7 @@ export function send(url: string, sent: Sent, agent: Agent): Promise<Received> {
   const target = new URL(url);
   const upper = sent.method.toUpperCase();
   const method = normalised.has(upper) ? upper : sent.method;
+  if (sent.body !== undefined && (method === 'GET' || method === 'HEAD')) throw new TypeError('Request with GET/HEAD method cannot have body.');
   // Headers as fetch merges them: names case-insensitive, repeated names joined.
   const headers = new Headers(sent.headers);
   if (sent.body !== undefined && !headers.has('content-type')) headers.set('content-type', 'text/plain;charset=UTF-8');
