@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -22,20 +23,48 @@ export interface ClipOptions {
 /**
  * A real, small H.264/AAC MP4 made by ffmpeg (testsrc pattern, sine tone): what a phone would
  * upload, in a few kilobytes. Throws when no ffmpeg resolves (the npm build always does on linux-x64).
+ *
+ * The bytes depend on the options only, so each clip is made once per test run: kept in memory
+ * for the file, and under REELBASE_TEST_CACHE (which scripts/test.mjs sets and removes) for the
+ * other files. Each call answers a copy of its own.
  */
 export async function makeClip(o: ClipOptions = {}): Promise<Buffer> {
   const { width = 320, height = 240, seconds = 2, audio = true, faststart = true, noise = false } = o;
   const ffmpeg = resolveFfmpeg();
   if (!ffmpeg) throw new Error('no ffmpeg: set REELBASE_FFMPEG, put ffmpeg on PATH, or npm install @ffmpeg-installer/ffmpeg');
+  const args = ['-nostdin', '-v', 'error', '-f', 'lavfi', '-i', `testsrc=size=${width}x${height}:rate=25:duration=${seconds}`];
+  if (audio) args.push('-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:a', 'aac', '-shortest');
+  if (noise) args.push('-vf', 'noise=alls=40:allf=t');
+  args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', ...(faststart ? ['-movflags', '+faststart'] : []));
+  const key = createHash('sha256').update(JSON.stringify([ffmpeg.path, args])).digest('hex').slice(0, 24);
+  let made = clips.get(key);
+  if (!made) {
+    made = cachedClip(ffmpeg.path, args, key);
+    clips.set(key, made);
+    made.catch(() => clips.delete(key));
+  }
+  return Buffer.from(await made);
+}
+
+const clips = new Map<string, Promise<Buffer>>();
+
+async function cachedClip(ffmpeg: string, args: string[], key: string): Promise<Buffer> {
+  const cache = process.env.REELBASE_TEST_CACHE;
+  const cached = cache ? join(cache, `clip-${key}.mp4`) : null;
+  if (cached && existsSync(cached)) return readFileSync(cached);
   const dir = mkdtempSync(join(tmpdir(), 'reelbase-clip-'));
   try {
     const out = join(dir, 'clip.mp4');
-    const args = ['-nostdin', '-v', 'error', '-f', 'lavfi', '-i', `testsrc=size=${width}x${height}:rate=25:duration=${seconds}`];
-    if (audio) args.push('-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-c:a', 'aac', '-shortest');
-    if (noise) args.push('-vf', 'noise=alls=40:allf=t');
-    args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', ...(faststart ? ['-movflags', '+faststart'] : []), out);
-    await run(ffmpeg.path, args);
-    return readFileSync(out);
+    await run(ffmpeg, [...args, out]);
+    const bytes = readFileSync(out);
+    if (cached) {
+      // Another test file may be making the same clip: each renames a whole file into place.
+      mkdirSync(cache!, { recursive: true });
+      const temp = `${cached}.${process.pid}.tmp`;
+      writeFileSync(temp, bytes);
+      renameSync(temp, cached);
+    }
+    return bytes;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

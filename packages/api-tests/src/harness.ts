@@ -2,9 +2,11 @@ import { createService, createToken, createUser, isoTime, parseScopes, type Blob
 import { serve, startWorker, type RunningServer } from '@reelbase/http';
 import type { Worker } from '@reelbase/core';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestDriver } from './drivers';
+import { send } from './http-client';
 
 /** A settable clock: tests move time explicitly instead of sleeping. */
 export class TestClock {
@@ -44,6 +46,9 @@ export interface Fixture {
 
 /** A real server on an ephemeral port over a fresh store of one driver. */
 export class Harness {
+  /** Kept-alive connections to this server only, closed with it. */
+  readonly #agent = new Agent({ keepAlive: true });
+
   private constructor(
     readonly clock: TestClock,
     readonly service: Service,
@@ -85,6 +90,7 @@ export class Harness {
   async stop(): Promise<void> {
     await this.worker?.stop();
     await this.server.close();
+    this.#agent.destroy();
     this.cleanup();
   }
 
@@ -124,8 +130,7 @@ export class Harness {
       body = new URLSearchParams(o.form).toString();
       headers['content-type'] ??= 'application/x-www-form-urlencoded';
     } else if (o.raw !== undefined) body = o.raw;
-    const res = await fetch(this.server.url + path, { method, headers, body });
-    const text = await res.text();
+    const { status, headers: answered, text } = await send(this.server.url + path, { method, headers, body }, this.#agent);
     let parsed: unknown = undefined;
     if (text) {
       try {
@@ -134,6 +139,6 @@ export class Harness {
         parsed = text;
       }
     }
-    return { status: res.status, headers: res.headers, body: parsed, text };
+    return { status, headers: answered, body: parsed, text };
   }
 }

@@ -5,9 +5,28 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { S3Client } from '@aws-sdk/client-s3';
-import S3rver, { type S3rverStore } from 's3rver';
-import { S3BlobStore, s3ClientConfig } from '@reelbase/http/s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type S3rver from 's3rver';
+import type { S3rverStore } from 's3rver';
+import type { S3BlobStore } from '@reelbase/http/s3';
+
+/**
+ * s3rver and the S3 SDK, loaded by the first `start`: every API test file imports this package,
+ * and loading them took a second or two of each file's start while few files use a bucket.
+ */
+const load = async () => {
+  const [{ default: S3rverClass }, { S3Client: Client }, { S3BlobStore: Store, s3ClientConfig }] = await Promise.all([
+    import('s3rver'),
+    import('@aws-sdk/client-s3'),
+    import('@reelbase/http/s3'),
+  ]);
+  return { S3rverClass, Client, Store, s3ClientConfig };
+};
+let loaded: Awaited<ReturnType<typeof load>> | undefined;
+const modules = () => {
+  if (!loaded) throw new Error('TestS3: start() the server first');
+  return loaded;
+};
 
 /** The credentials s3rver accepts. */
 const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -24,7 +43,8 @@ export class TestS3 {
   #server: S3rver | undefined;
 
   async start(): Promise<this> {
-    this.#server = new S3rver({ address: '127.0.0.1', port: this.port, silent: true, directory: this.dir, configureBuckets: [{ name: this.bucket }] });
+    loaded ??= await load();
+    this.#server = new loaded.S3rverClass({ address: '127.0.0.1', port: this.port, silent: true, directory: this.dir, configureBuckets: [{ name: this.bucket }] });
     putWhole(this.#server.store, `${this.dir}-incoming`);
     this.port = (await this.#server.run()).port;
     return this;
@@ -62,17 +82,18 @@ export class TestS3 {
   }
 
   client(): S3Client {
-    return new S3Client({ ...s3ClientConfig({ REELBASE_S3_FORCE_PATH_STYLE: '1' }), endpoint: this.endpoint, region: 'us-east-1', credentials });
+    const { Client, s3ClientConfig } = modules();
+    return new Client({ ...s3ClientConfig({ REELBASE_S3_FORCE_PATH_STYLE: '1' }), endpoint: this.endpoint, region: 'us-east-1', credentials });
   }
 
   /** A store on the bucket under `prefix`, making tools' local copies in `tmpDir` (default the system's). */
   store(prefix = '', tmpDir?: string): S3BlobStore {
-    return new S3BlobStore({ bucket: this.bucket, prefix: prefix ? `${prefix}/` : '', client: this.client(), tmpDir });
+    return new (modules().Store)({ bucket: this.bucket, prefix: prefix ? `${prefix}/` : '', client: this.client(), tmpDir });
   }
 
   /** Every object key in the bucket. */
   async keys(prefix = ''): Promise<string[]> {
-    const store = new S3BlobStore({ bucket: this.bucket, client: this.client() });
+    const store = new (modules().Store)({ bucket: this.bucket, client: this.client() });
     const keys: string[] = [];
     for await (const blob of store.list(prefix)) keys.push(blob.key);
     return keys.sort();
