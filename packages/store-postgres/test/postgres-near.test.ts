@@ -7,7 +7,7 @@ import { openPostgresStore } from '../src/index';
 import { compileFind } from '../src/compile-query';
 import { nearSearch } from '../src/pg-near';
 import { ensureSchema } from '../src/pg-schema';
-import { freshUrl, notSelected, server } from './selection';
+import { freshUrl, notSelected, server, withClient } from './selection';
 
 // Near matches (pg-near.ts, docs/search.md "Typos"): what the conformance suite cannot show.
 
@@ -24,16 +24,6 @@ function word(n: number): string {
   let w = '';
   for (let k = 0; k < 2 + (n % 3); k++, n = Math.floor(n / SYLLABLES.length)) w += SYLLABLES[(n * 7 + k) % SYLLABLES.length];
   return w;
-}
-
-async function withClient<R>(url: string, fn: (client: pg.Client) => Promise<R>): Promise<R> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
 }
 
 describe('postgres store: near matches', { skip: notSelected }, () => {

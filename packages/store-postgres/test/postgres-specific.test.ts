@@ -5,7 +5,7 @@ import { and, contains, eq, gt, inSelect, isIn, StoreConflictError, type Doc, ty
 import { openPostgresStore, type PostgresStoreOptions } from '../src/index';
 import { compileFind } from '../src/compile-query';
 import { ensureSchema } from '../src/pg-schema';
-import { freshUrl, notSelected } from './selection';
+import { freshUrl, notSelected, withClient } from './selection';
 
 // Driver-specific behaviour; the shared contract is checked by the conformance suite (postgres-store.test.ts).
 
@@ -33,16 +33,6 @@ async function withStores<R>(count: number, fn: (stores: Store[], url: string) =
   }
 }
 
-/** A direct connection for what the Store interface does not show (catalog, plans, sequences). */
-async function withClient<R>(url: string, fn: (client: pg.Client) => Promise<R>): Promise<R> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 function gate(): { promise: Promise<void>; open: () => void } {
   let open!: () => void;

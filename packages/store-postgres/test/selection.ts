@@ -1,4 +1,5 @@
 import { after } from 'node:test';
+import pg from 'pg';
 import { scratchDatabase } from '../src/index';
 
 /**
@@ -18,4 +19,15 @@ if (database) after(() => database.drop());
 export function freshUrl(): Promise<string> {
   if (!database) throw new Error(notSelected);
   return database.freshUrl();
+}
+
+/** A direct connection for what the Store interface does not show (catalog, plans, sequences). */
+export async function withClient<R>(url: string, fn: (client: pg.Client) => Promise<R>): Promise<R> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
 }
