@@ -36,13 +36,13 @@ function runDirectory() {
 const run = runDirectory();
 // Ctrl-C reaches the tests too: wait for them to stop, then remove the directory (below).
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => {});
-// Two files at a time: most of a file's time is spent waiting on fsyncs, sockets and child
-// processes, and node:test would run one file at a time on two cores.
+// Three files at a time on two cores: most of a file's time is spent waiting on sockets, child
+// processes (ffmpeg, servers) and PostgreSQL, and node:test would run one file at a time.
 let status;
 try {
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--conditions=source', '--test', '--test-concurrency=2', '--test-reporter=spec', ...selected],
+    ['--import', 'tsx', '--conditions=source', '--test', '--test-concurrency=3', '--test-reporter=spec', ...selected],
     // REELBASE_TEST_CACHE: test clips (makeClip) are made once a run, whichever file asks first.
     { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', TMPDIR: run, REELBASE_TEST_CACHE: join(run, 'cache') } },
   );
