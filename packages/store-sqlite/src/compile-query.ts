@@ -27,7 +27,7 @@ const SCORE = 'rb_score';
 export function compileFind(tables: Tables, table: Table, options: FindOptions): CompiledFind {
   const whereParams: SqlValue[] = [];
   const source = ` FROM ${table.sql}${compileWhere(tables, table, options.where, whereParams)}`;
-  const counted = compileCount(tables, table, options.where);
+  const counted = compileCount(tables, table, options.where) ?? { count: `SELECT count(*) AS n${source}`, countParams: whereParams };
   const ranked = rankedSearch(options.where, options.orderBy);
   if (ranked && canMatch(ranked)) {
     // A ranked search orders every match. The sort carries only the keys (read from an index that
@@ -92,18 +92,19 @@ const required = (where: Filter): Filter[] => ('and' in where ? where.and.flatMa
 const pins = (f: Filter): boolean => 'op' in f && (f.op === 'eq' || f.op === 'in' || f.op === 'inSelect');
 
 /**
- * The count of a find's rows. A search that nothing else pins (every video the caller may see,
- * every user) counts from the index's matches, each joined to its row, or from the index alone
- * when nothing else is asked (it holds exactly the table's rows). As a condition instead (`id IN
- * (…)`), SQLite first copied every match into a temporary index, which for a word in 120,000
- * videos cost as much as the lookups. A where that pins a key counts from that key's index, with
- * the match as a condition: a user's few videos are not found by walking every match of a word.
+ * The count of a search that nothing else pins (every video the caller may see, every user):
+ * from the index's matches, each joined to its row, or from the index alone when nothing else is
+ * asked (it holds exactly the table's rows). As a condition (`id IN (…)`), SQLite first copied
+ * every match into a temporary index, which for a word in 120,000 videos cost as much as the
+ * lookups. Undefined for any other find, which counts its own where: one that pins a key counts
+ * from that key's index, the match a condition, so a user's few videos are not found by walking
+ * every match of a word.
  */
-function compileCount(tables: Tables, table: Table, where: Filter | undefined): { count: string; countParams: SqlValue[] } {
-  const countParams: SqlValue[] = [];
+function compileCount(tables: Tables, table: Table, where: Filter | undefined): { count: string; countParams: SqlValue[] } | undefined {
   const parts = where ? required(where) : [];
   const match = parts.find((p): p is MatchFilter => 'match' in p && canMatch(p.match));
-  if (!match || parts.some(pins)) return { count: `SELECT count(*) AS n FROM ${table.sql}${compileWhere(tables, table, where, countParams)}`, countParams };
+  if (!match || parts.some(pins)) return undefined;
+  const countParams: SqlValue[] = [];
   const fts = searchTable(table);
   countParams.push(ftsQuery(match.match));
   const rest = parts.filter((p) => p !== match);
