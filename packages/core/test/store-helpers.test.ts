@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { copyJson, ScopeStorage } from '../src/index';
+import { copyJson, deepFreeze, isShared, ScopeStorage } from '../src/index';
 
 describe('copyJson', () => {
   it('copies JSON data all the way down', () => {
@@ -22,6 +22,39 @@ describe('copyJson', () => {
     assert.deepEqual(Object.keys(copy), ['a', '__proto__']);
     assert.equal((copy as { polluted?: boolean }).polluted, undefined);
     assert.deepEqual(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value, { polluted: true });
+  });
+});
+
+describe('deepFreeze', () => {
+  it('freezes and marks every part shared, and the mark shows in no copy, key walk or JSON', () => {
+    const value = { a: { b: [1, { c: 'x' }] }, d: null };
+    assert.equal(isShared(value), false);
+    const frozen = deepFreeze(value);
+    assert.equal(frozen, value);
+    for (const part of [value, value.a, value.a.b, value.a.b[1]]) {
+      assert.equal(Object.isFrozen(part), true);
+      assert.equal(isShared(part), true);
+    }
+    assert.deepEqual(Object.keys(value), ['a', 'd']);
+    assert.equal(JSON.stringify(value), '{"a":{"b":[1,{"c":"x"}]},"d":null}');
+    assert.equal(isShared({ ...value }), false);
+    assert.equal(isShared(copyJson(value)), false);
+    assert.equal(isShared(structuredClone(value)), false);
+    assert.deepStrictEqual(value, { a: { b: [1, { c: 'x' }] }, d: null });
+  });
+
+  it('shares a value frozen before it saw it, and what that value holds', () => {
+    const inner = { n: 1 };
+    const outer = Object.freeze({ inner });
+    assert.equal(isShared(outer), false);
+    deepFreeze(outer);
+    assert.equal(isShared(outer), true);
+    assert.equal(isShared(inner), true);
+    assert.equal(Object.isFrozen(inner), true);
+  });
+
+  it('answers not shared for primitives and null', () => {
+    for (const v of [null, undefined, 1, 'x', true]) assert.equal(isShared(v), false);
   });
 });
 

@@ -21,24 +21,31 @@ export function copyJson<T>(value: T): T {
 }
 
 /**
- * What deepFreeze froze. Hot paths ask whether a value is shared for every part of every Clip
- * they answer: Object.isFrozen checks each property of a frozen object (50 ns for a Clip's), a
- * WeakSet answers in a few.
+ * What deepFreeze froze carries this mark, a non-enumerable symbol (JSON, spreads and key walks
+ * never see it). Hot paths ask whether a value is shared for every part of every Clip they
+ * answer: Object.isFrozen checks each property of a frozen object (50 ns for a Clip's). A WeakSet
+ * of every frozen part answered as fast, but grew to millions of entries under a read load of
+ * distinct documents: its rehashes and the collector's walks of it stalled single requests for
+ * 100-300 ms.
  */
-const sharedValues = new WeakSet<object>();
+const SHARED = Symbol('reelbase.shared');
+/** Values frozen before deepFreeze saw them (so they cannot take the mark): few. */
+const frozenElsewhere = new WeakSet<object>();
 
 /** Freezes JSON data all the way down, for values shared between callers that must not change them. */
 export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !sharedValues.has(value)) {
+  if (value !== null && typeof value === 'object' && !isShared(value)) {
+    if (Object.isExtensible(value)) Object.defineProperty(value, SHARED, { value: true });
+    else frozenElsewhere.add(value);
     Object.freeze(value);
-    sharedValues.add(value);
     for (const key in value) deepFreeze(value[key]);
   }
   return value;
 }
 
 /** Whether deepFreeze froze `value`: shared, so it never changes and may be remembered by its identity. */
-export const isShared = (value: unknown): boolean => typeof value === 'object' && value !== null && sharedValues.has(value);
+export const isShared = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && ((value as { [SHARED]?: true })[SHARED] === true || frozenElsewhere.has(value));
 
 /**
  * What `build` makes of `source`: made once per shared source (which never changes), kept in
