@@ -75,6 +75,8 @@ for (const driver of ['sqlite', 'json'] as const) {
         const busiest = await store.get('users', summary.busiest.user.id);
         assert.equal(busiest?.videos_total, summary.busiest.user.videos);
         assert.equal(await store.count('video_tags', eq('tag', summary.busiest.tag.word)), summary.busiest.tag.videos);
+        // It had no videos before: every video carries its tags' text, so no start looks for any without.
+        assert.equal((await store.get('upgrades', 'video-tag-names'))?.id, 'video-tag-names');
       } finally {
         await store.close();
       }

@@ -212,7 +212,22 @@ for (const driver of drivers) {
         assert.equal(await fillTagNames(h.service.store, (done, total) => heard.push([done, total])), 1);
         assert.deepEqual(heard, [[1, 1]]);
         assert.deepEqual(names(await search('query=roadsters')), ['The red car']);
+        // Done once: recorded, and no later start reads the videos again.
+        assert.equal(((await h.service.store.get('upgrades', 'video-tag-names')) as { id: string } | null)?.id, 'video-tag-names');
+        await h.service.store.update('videos', id['The red car'], { tag_names: undefined });
         assert.equal(await fillTagNames(h.service.store), 0);
+      });
+
+      it('records a store without videos as upgraded at once', async () => {
+        const { store, cleanup } = await driver.open();
+        try {
+          assert.equal(await store.get('upgrades', 'video-tag-names'), null);
+          assert.equal(await fillTagNames(store), 0);
+          assert.notEqual(await store.get('upgrades', 'video-tag-names'), null);
+        } finally {
+          await store.close();
+          await cleanup();
+        }
       });
     });
 

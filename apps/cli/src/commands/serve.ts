@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createToken, createUser, fillTagNames, parseScopes, type Service, type UserRecord } from '@reelbase/core';
+import { and, createToken, createUser, fillTagNames, parseScopes, type Service, type UserRecord } from '@reelbase/core';
 import { closeOnSignals, serve, transcodeConcurrency, type CorsOrigins } from '@reelbase/http';
 import { transcodingLine } from '../transcoding-line';
 import { cwdOf, envOf, fromEnv, openService } from '../context';
@@ -83,7 +83,8 @@ export function registerServe(program: Command, io: CliIo): void {
 /** On a store with no users: user `admin` and an all-scopes token, in one transaction. */
 export async function bootstrapAdmin(service: Service): Promise<{ user: UserRecord; token: string } | null> {
   return service.store.transaction(async (tx) => {
-    if ((await tx.count('users')) > 0) return null;
+    // Whether any user exists, not how many: counting 100,000 users took half a second of each start.
+    if (await tx.findOne('users', and())) return null;
     const now = service.now();
     const user = await createUser(tx, now, { name: 'admin' }, service.config.defaultAccount);
     const { token } = await createToken(tx, now, user.id, parseScopes('all'));

@@ -6,7 +6,7 @@ import type { ActivityRecord, ActivityType } from '../domain/feed-records';
 import type { ChannelRecord, ChannelUserRecord, ChannelVideoRecord } from '../domain/channel-records';
 import type { CommentRecord } from '../domain/comments';
 import { newChannel } from '../domain/channels';
-import { rememberTag, tagNames } from '../domain/tags';
+import { markUpgraded, rememberTag, tagNames, TAG_NAMES_UPGRADE } from '../domain/tags';
 import { newUser } from '../domain/users';
 import { newVideo } from '../domain/video-write';
 import { populationOptions, type PopulationOptions } from './options';
@@ -97,6 +97,8 @@ class PopulationWriter {
 
   async write(): Promise<Omit<PopulationSummary, 'milliseconds'>> {
     const { plan } = this;
+    // Seeded videos carry their tags' text: a store that had no videos before has none to fill.
+    const fresh = !(await this.store.findOne('videos', and()));
     const tags = await this.#tags();
     await this.#users();
     await this.#videos();
@@ -120,6 +122,7 @@ class PopulationWriter {
       created_time: time,
     }));
     const activities = await this.#activities();
+    if (fresh) await markUpgraded(this.store, TAG_NAMES_UPGRADE, new Date(plan.start));
     return {
       users: this.userIds.length,
       videos: this.videoIds.length,

@@ -179,6 +179,14 @@ export const schema: Schema = {
     id: 'text',
     fields: { created_time: 'string' },
   },
+  /**
+   * Upgrades of stored documents that have run to their end, by name (fillTagNames): a start
+   * skips them instead of looking again for documents to upgrade, which read every video.
+   */
+  upgrades: {
+    id: 'text',
+    fields: { created_time: 'string' },
+  },
   ...channelCollections,
   ...peopleCollections,
   ...feedCollections,
