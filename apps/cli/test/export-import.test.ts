@@ -45,10 +45,10 @@ describe('export and import', () => {
     assert.deepEqual(Object.keys(header.collections), Object.keys(schema));
     assert.deepEqual(header.collections.videos, { id: 'auto', count: 4, sequence: 5 });
     assert.deepEqual(header.collections.tokens, { id: 'text', count: 3 });
-    // The upload's transcode job (done), the deleted video's file removal (queued: the fixture's
-    // in-process calls lend no blob store, so a worker removes the files) and the key that signs
-    // media links travel with the store.
-    assert.deepEqual(header.collections.jobs, { id: 'auto', count: 2, sequence: 2 });
+    // The upload's give-up job (queued: due once its link expired), its transcode job (done), the
+    // deleted video's file removal (queued: the fixture's in-process calls lend no blob store, so a
+    // worker removes the files) and the key that signs media links travel with the store.
+    assert.deepEqual(header.collections.jobs, { id: 'auto', count: 3, sequence: 3 });
     assert.deepEqual(header.collections.service_keys, { id: 'text', count: 1 });
     assert.deepEqual(header.collections.webhooks, { id: 'auto', count: 0, sequence: 0 });
     const total = Object.values(header.collections as Record<string, { count: number }>).reduce((n, c) => n + c.count, 0);
@@ -60,6 +60,7 @@ describe('export and import', () => {
     assert.deepEqual(
       docs.filter((l) => l.collection === 'jobs').map((l) => [l.doc.kind, l.doc.state, l.doc.subject]),
       [
+        ['uploads.abort', 'queued', population.videos.uploaded],
         ['transcode', 'done', population.videos.uploaded],
         ['blobs.delete', 'queued', `videos/${population.videos.deleted}`],
       ],
@@ -70,7 +71,7 @@ describe('export and import', () => {
     assert.match(exportErr, /^COLLECTION\s+DOCUMENTS\s+SEQUENCE\n/);
     assert.match(exportErr, /^videos\s+4\s+5$/m);
     assert.match(exportErr, /^tokens\s+3$/m);
-    assert.match(exportErr, /^jobs\s+2\s+2$/m);
+    assert.match(exportErr, /^jobs\s+3\s+3$/m);
     assert.match(exportErr, /^service_keys\s+1$/m);
     assert.doesNotMatch(exportErr, /^webhooks\s/m, 'an empty collection is not shown');
     assert.ok(exportErr.includes(`Exported ${dumpLines(dump).length - 1} documents from json:${join(dir, 'source', 'reelbase.json')}.\n`));

@@ -35,8 +35,8 @@ describe('migrate a populated JSON store to SQLite', () => {
       /^tokens\s+3\s+3\s+ok$/,
       /^videos\s+4\s+4\s+5\s+ok$/,
       /^comments\s+2\s+2\s+2\s+ok$/,
-      // The upload's transcode, done; the key that signs media links.
-      /^jobs\s+2\s+2\s+2\s+ok$/,
+      // The upload's give-up job (due once its link expired), its transcode (done) and the deleted video's file removal; the key that signs media links.
+      /^jobs\s+3\s+3\s+3\s+ok$/,
       /^service_keys\s+1\s+1\s+ok$/,
       /^video_tags\s+2\s+2\s+2\s+ok$/,
       /^likes\s+2\s+2\s+2\s+ok$/,

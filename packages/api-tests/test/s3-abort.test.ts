@@ -55,7 +55,7 @@ describe('abandoned multipart uploads are aborted (a recording S3 client over s3
     assert.deepEqual([found.orphans.map((b) => b.key), found.missing.map((b) => b.key)], [[], []], 'blobs check is clean');
   };
 
-  it('an upload whose link expired is aborted an hour after, its tail removed and its state dropped', async () => {
+  it('an upload whose link expired is given up an hour after: aborted, its tail removed, its state dropped and its space let go of', async () => {
     const { id, link, state } = await started();
     const [job] = await abortJobs(id);
     const expires = (await h.service.store.get<VideoRecord>('videos', id))!.upload.expires!;
@@ -66,7 +66,12 @@ describe('abandoned multipart uploads are aborted (a recording S3 client over s3
     assert.deepEqual(aborts, [{ Bucket: s3.bucket, Key: state.key, UploadId: state.uploadId }]);
     assert.deepEqual(await s3.keys(`videos/${id}/`), [], 'the tail is gone');
     assert.equal((await h.service.store.get<VideoRecord>('videos', id) as { upload: { multipart?: unknown } }).upload.multipart, null);
-    assert.equal((await fetch(link, { method: 'HEAD', headers: { 'Tus-Resumable': '1.0.0' } })).status, 410);
+    // Given up with it: its space is back, and its link answers as any ended upload's.
+    const me = await h.call('GET', '/me?fields=upload_quota.space', { token: alice.token });
+    assert.equal(me.body.upload_quota.space.free, me.body.upload_quota.space.max);
+    const v = await h.call('GET', `/videos/${id}?fields=status,upload.status`, { token: alice.token });
+    assert.deepEqual(v.body, { status: 'uploading_error', upload: { status: 'error' } });
+    assert.equal((await fetch(link, { method: 'HEAD', headers: { 'Tus-Resumable': '1.0.0' } })).status, 404);
     await clean();
   });
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { schema, type Store } from '@reelbase/core';
+import { eq, schema, type Store } from '@reelbase/core';
 import { openPostgresStore, scratchDatabase } from '@reelbase/store-postgres';
 import { expectError, Harness, makeClip, type Fixture } from '../src/index';
 
@@ -73,7 +73,7 @@ describe('a streaming upload completed in a transaction PostgreSQL runs again', 
 
   /** The video plays the uploaded bytes, kept once under its own directory, nothing left in staging; one transcode queued. */
   const playsOnce = async (id: string) => {
-    assert.equal(await h.service.store.count('jobs'), 1, 'the transcode was queued once, by the run that committed');
+    assert.equal(await h.service.store.count('jobs', eq('kind', 'transcode')), 1, 'the transcode was queued once, by the run that committed');
     const files = readdirSync(join(h.filesDir, 'videos', id));
     assert.equal(files.length, 1, `one file for video ${id}: ${files.join(', ')}`);
     assert.deepEqual(readFileSync(join(h.filesDir, 'videos', id, files[0])), mp4);

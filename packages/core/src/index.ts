@@ -22,7 +22,7 @@ export { scopes, parseScopes, type Scope } from './engine/scopes';
 export { parseAcceptVersion, formatVersion, type Version } from './engine/versions';
 export { createUser, createToken, findUser, loadUserFacts, type NewUser } from './domain/users';
 export { fillTagNames } from './domain/tags';
-export { recountUploadQuota } from './domain/upload-quota';
+export { recountUploadQuota } from './domain/upload-quota-recount';
 export { revokeToken, revokeUserTokens } from './domain/tokens';
 export { representUser } from './representations/user';
 export { loadLinkSigner, type LinkSigner } from './media/link-signer';

@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import { ApiError, blobsUnavailable, type BlobStore, type MediaTools, type Service, type ServiceResponse } from '@reelbase/core';
 import { createMediaTools } from '@reelbase/media';
 import { corsHeaders, preflightHeaders, type CorsOrigins } from './cors';
 import { BodyTooLargeError, hasBody, readBody } from './read-body';
 import { FsBlobStore } from './fs-blob-store';
-import { createTusHandler, tusPath } from './tus';
+import { createTusHandler, tusDirOf, tusPath } from './tus';
 import { sendFile } from './send-file';
 import { runPull } from './pull';
 import { createPostHandler, createStreamHandler, postPath, streamPath } from './post-upload';
@@ -38,7 +37,7 @@ export function createRequestListener(service: Service, options: ListenerOptions
   const media: MediaTools = options.media ?? createMediaTools();
   const slots = new UploadSlots(service.config.maxConcurrentUploads);
   const send = (res: ServerResponse, answer: ServiceResponse) => write(res, answer, {}, false);
-  const tus = createTusHandler(service, blobs, join(options.filesDir ?? 'files', '.tus'), media, send);
+  const tus = createTusHandler(service, blobs, tusDirOf(options.filesDir), media, send);
   const post = createPostHandler(service, blobs, media, send, (req) => origin(req, trustProxy));
   const stream = createStreamHandler(service, blobs, send);
   const files = {

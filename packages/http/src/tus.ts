@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { join } from 'node:path';
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { DataStore, Server as TusServer, Upload } from '@tus/server';
 import { FileStore } from '@tus/file-store';
 import { ApiError, BlobUnavailableError, blobsUnavailable, finishUpload, newBlobKey, type BlobStore, type MediaTools, type Service } from '@reelbase/core';
@@ -21,6 +21,24 @@ interface TusBytes {
   discard(id: string): Promise<void>;
 }
 
+/** Where a filesystem blob store's tus uploads gather: beside the files, in `<filesDir>/.tus`. */
+export const tusDirOf = (filesDir = 'files'): string => join(filesDir, '.tus');
+
+/** Removes what @tus/file-store kept for upload `id` (its bytes and their `.json`), if anything. */
+const removeTusFile = (datastore: FileStore, id: string): Promise<void> => datastore.remove(id).catch(() => undefined);
+
+/**
+ * What the worker's give-up job uses to remove the partial file of upload `id` (as in its link)
+ * from the tus directory of a filesystem blob store: a client that never returns leaves it there.
+ * None for a store whose tus uploads gather in the bucket.
+ */
+export function tusFileRemover(blobs: BlobStore, filesDir: string | undefined): ((id: string) => Promise<void>) | undefined {
+  if (isMultipartStore(blobs)) return undefined;
+  // Made on first use: FileStore creates its directory.
+  let datastore: FileStore | undefined;
+  return (id) => removeTusFile((datastore ??= new FileStore({ directory: tusDirOf(filesDir) })), id);
+}
+
 /** On a disk of this server (the filesystem store: one machine, or a shared directory). */
 function fileBytes(blobs: BlobStore, dir: string): TusBytes {
   const datastore = new FileStore({ directory: dir });
@@ -33,8 +51,13 @@ function fileBytes(blobs: BlobStore, dir: string): TusBytes {
       );
       if (!exists) await datastore.create(new Upload({ id, size: size ?? undefined, offset: 0, creation_date: new Date().toISOString() }));
     },
-    finish: (id, videoId) => blobs.put(newBlobKey(videoId), createReadStream(join(dir, id))),
-    discard: (id) => datastore.remove(id).catch(() => undefined),
+    async finish(id, videoId) {
+      // Opened before the blob store reads it: a file removed meanwhile (its upload given up) is an
+      // error here, not one a stream raises before anybody listens.
+      const bytes = (await open(join(dir, id))).createReadStream();
+      return blobs.put(newBlobKey(videoId), bytes).finally(() => bytes.destroy());
+    },
+    discard: (id) => removeTusFile(datastore, id),
   };
 }
 
@@ -42,6 +65,15 @@ function fileBytes(blobs: BlobStore, dir: string): TusBytes {
 function multipartBytes(service: Service, blobs: MultipartBlobs): TusBytes {
   const datastore = new MultipartTusStore(service, blobs);
   return { datastore, open: async () => undefined, finish: (id) => datastore.finish(id), discard: async () => undefined };
+}
+
+/**
+ * The refusal (404/5011) of a link whose upload ended while its last bytes were on their way
+ * (given up once expired, which removed its file); null while it is open or only expired.
+ */
+async function endedLink(service: Service, id: string): Promise<ApiError | null> {
+  const link = await openLink(service, id, 'tus');
+  return link instanceof ApiError && link.status === 404 ? link : null;
 }
 
 /**
@@ -73,7 +105,9 @@ export function createTusHandler(service: Service, blobs: BlobStore, tusDir: str
           await finishUpload(service, upload.id, file, { blobs, media });
         } catch (e) {
           if (file) await blobs.delete(file.key).catch(() => undefined);
-          throw e instanceof ApiError ? { status_code: e.status, body: `${e.developerMessage}\n` } : e;
+          const refusal = e instanceof ApiError ? e : await endedLink(service, upload.id);
+          if (!refusal) throw e;
+          throw { status_code: refusal.status, body: `${refusal.developerMessage}\n` };
         } finally {
           await bytes.discard(upload.id);
         }

@@ -2,9 +2,10 @@ import { abortUploadHandler, abortUploadKind, createWorker, deleteHandler, delet
 import { webhookHandler } from './webhook-delivery';
 import { createMediaTools } from '@reelbase/media';
 import { FsBlobStore } from './fs-blob-store';
+import { tusFileRemover } from './tus';
 
 export interface WorkerStartOptions {
-  /** The files directory the API servers use (shared by every worker of a fleet), when `blobs` is not given. */
+  /** The files directory the API servers use (shared by every worker of a fleet): the blob store when `blobs` is not given, and where a filesystem store's tus uploads gather. */
   filesDir?: string;
   /** Where video files live (a bucket shared by the fleet); default the filesystem under `filesDir`. */
   blobs?: BlobStore;
@@ -41,7 +42,7 @@ export function startWorker(service: Service, o: WorkerStartOptions = {}): Worke
       [repackageKind]: repackageHandler({ store: service.store, blobs, media, now: service.now }),
       [webhookKind]: webhookHandler(service),
       [deleteKind]: deleteHandler({ store: service.store, blobs, now: service.now }),
-      [abortUploadKind]: abortUploadHandler({ store: service.store, blobs, now: service.now }),
+      [abortUploadKind]: abortUploadHandler({ store: service.store, blobs, now: service.now, discardBytes: tusFileRemover(blobs, o.filesDir) }),
     },
     // One video's events reach each receiver in the order they happened.
     ordered: [webhookKind],

@@ -91,10 +91,14 @@ export function registerUsers(program: Command, io: CliIo): void {
     .action(async (opts: { store?: string; json?: boolean }) => {
       await withService(io, opts.store, async (service) => {
         let users = 0;
-        const changed = await recountUploadQuota(service.store, (done) => {
-          users = done;
-          if (!opts.json) line(io.stderr, `reelbase: recounting upload quotas: ${done} users`);
-        });
+        const changed = await recountUploadQuota(
+          service.store,
+          (done) => {
+            users = done;
+            if (!opts.json) line(io.stderr, `reelbase: recounting upload quotas: ${done} users`);
+          },
+          service.now(),
+        );
         if (opts.json) return io.stdout(json({ users, changed }));
         line(io.stdout, `Recounted the upload quota of ${users} user${users === 1 ? '' : 's'}; ${changed} had a figure corrected.`);
       });

@@ -23,7 +23,8 @@ export function registerWorker(program: Command, io: CliIo): void {
       const concurrency = opts.concurrency === undefined ? transcodeConcurrency(env) : transcodeConcurrency({ REELBASE_TRANSCODE_CONCURRENCY: opts.concurrency });
       const { service, target, filesDir } = await openService(io, opts.store);
       const blobs = await openBlobsOf(io, opts.blobs, filesDir);
-      const worker = startWorker(service, { blobs, concurrency });
+      // filesDir: a filesystem store's tus uploads gather there, and abandoned ones are removed by the worker.
+      const worker = startWorker(service, { blobs, filesDir, concurrency });
       line(io.stdout, `reelbase worker ${worker.id} on store ${target}, files ${blobs.description}`);
       line(io.stdout, await transcodingLine(concurrency));
       const stop = async () => {

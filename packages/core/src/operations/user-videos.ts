@@ -16,6 +16,7 @@ import { matching } from '../store/search';
 import { representVideo } from '../representations/video';
 import { recordActivity } from '../domain/activities';
 import { reserveUpload } from '../domain/upload-quota';
+import { enqueueGiveUp } from '../jobs/abort-upload-job';
 import type { UserRecord } from '../records';
 
 export const createVideo = operation({
@@ -53,6 +54,7 @@ export const createVideo = operation({
     if (approach !== null) Object.assign(doc.upload, newUploadSecret(ctx.now(), ctx.config.uploadLinkTtlSeconds));
     if (doc.privacy_view === 'password' && !doc.password_hash) doc.password_hash = owner.password_hash;
     const video = await ctx.store.insert<VideoRecord>('videos', doc);
+    if (video.upload.secret && video.upload.expires) await enqueueGiveUp(ctx.store, uploadId(video.id, video.upload.secret), video.upload.expires, ctx.now());
     const saved = await ctx.store.increment<UserRecord>('users', owner.id, 'videos_total', 1);
     await recordActivity(ctx.store, { type: 'uploads', video_id: video.id, user_id: owner.id }, ctx.now());
     const clip = representVideo(video, saved!, representContext(ctx));

@@ -11,6 +11,7 @@ import { isoTime } from '../representations/common';
 import { representVideoVersion } from '../representations/video-version';
 import { newUploadSecret, uploadId } from '../uploads/uploads';
 import { reserveUpload } from '../domain/upload-quota';
+import { enqueueGiveUp } from '../jobs/abort-upload-job';
 
 /** The video of a versions path, with the codes SPEC.md gives this family: 404/5012 missing or hidden, 403/3427 not the owner. */
 async function versionedVideo(ctx: Context<unknown>, action: string): Promise<VideoRecord> {
@@ -64,6 +65,7 @@ export const createVersion = operation({
     const counted = await ctx.store.increment<VideoRecord>('videos', video.id, 'versions_total', 1);
     const reply = created(representVideoVersion(version, await representOne(ctx, counted!), ctx.baseUrl), 'uploadattempt');
     const secret = version.upload.secret;
+    if (secret && version.upload.expires) await enqueueGiveUp(ctx.store, uploadId(video.id, secret, version.id), version.upload.expires, ctx.now());
     if (upload.approach === 'pull' && upload.link && secret) reply.tasks = [{ kind: 'pull', upload: uploadId(video.id, secret, version.id), link: upload.link }];
     return reply;
   },

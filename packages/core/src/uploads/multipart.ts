@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Service } from '../engine/service';
 import type { VideoRecord, VideoVersionRecord } from '../records';
 import { newBlobKey, openUpload, targetOf, type OpenUpload } from './uploads';
-import { abandonedAfter, enqueueAbort } from '../jobs/abort-upload-job';
+import { attachMultipart, enqueueLostAbort } from '../jobs/abort-upload-job';
 import { enqueueDelete } from '../jobs/delete-job';
 
 /** One part of an object store's multipart upload, as the store acknowledged it. */
@@ -42,7 +42,7 @@ export async function readMultipart(service: Service, id: string, approach: stri
 /**
  * Records `next` as the upload's state if it still stands at offset `from` (in one transaction
  * with the record): false when another request moved it meanwhile, whose state then stands. A
- * multipart upload recorded for the first time gets its abort queued for when its link is given up.
+ * multipart upload recorded for the first time is named on the job that gives the upload up.
  */
 export async function saveMultipart(service: Service, id: string, from: number, next: MultipartState): Promise<boolean> {
   return service.store.transaction(async (tx) => {
@@ -52,7 +52,7 @@ export async function saveMultipart(service: Service, id: string, from: number, 
     if (version) await tx.update<VideoVersionRecord>('video_versions', version.id, { upload: saved as VideoVersionRecord['upload'] });
     else await tx.update<VideoRecord>('videos', video.id, { upload: saved as VideoRecord['upload'] });
     if (next.uploadId && next.uploadId !== upload.multipart?.uploadId) {
-      await enqueueAbort(tx, { upload: id, key: next.key, uploadId: next.uploadId }, abandonedAfter(upload.expires, service.now()), service.now());
+      await attachMultipart(tx, { upload: id, key: next.key, uploadId: next.uploadId }, upload.expires, service.now());
     }
     return true;
   });
@@ -67,7 +67,7 @@ export async function discardLost(service: Service, id: string, mine: MultipartS
   const tail = mine.tail && mine.tail.key !== base.tail?.key ? mine.tail.key : null;
   if (!startedHere && !tail) return;
   await service.store.transaction(async (tx) => {
-    if (startedHere) await enqueueAbort(tx, { upload: id, key: mine.key, uploadId: startedHere }, service.now(), service.now());
+    if (startedHere) await enqueueLostAbort(tx, { upload: id, key: mine.key, uploadId: startedHere }, service.now());
     if (tail) await enqueueDelete(tx, [tail], service.now());
   });
   service.jobs.notify();

@@ -206,18 +206,23 @@ export async function failUpload(service: Service, id: string, reason: string): 
     } catch {
       return;
     }
-    const { reserved: _held, ...kept } = target.upload;
-    const upload = { ...kept, status: 'error', secret: null, expires: null, error: reason };
-    await releaseUpload(tx, target.video.user_id, target.upload);
-    if (target.version) await tx.update<VideoVersionRecord>('video_versions', target.version.id, { upload: upload as VideoVersionRecord['upload'] });
-    else {
-      await tx.update<VideoRecord>('videos', target.video.id, {
-        upload: upload as VideoRecord['upload'],
-        status: 'uploading_error',
-        modified_time: isoTime(service.now()),
-      });
-    }
+    await endUpload(tx, target, id, reason, service.now());
   });
+}
+
+/**
+ * Ends the upload in progress of `target` (link `id`) unfinished, in the caller's transaction,
+ * which read `target` in progress: its link closes, the space it held is let go of, its upload
+ * shows `error` with `reason`, and a video's own upload leaves the video `uploading_error`.
+ * Answers the blobs it gathered, which go with it (a multipart upload's tail, staged streaming bytes).
+ */
+export async function endUpload(tx: Store, target: Target, id: string, reason: string, now: Date): Promise<string[]> {
+  const { reserved: _held, multipart, ...kept } = target.upload;
+  const upload = { ...kept, multipart: null, status: 'error', secret: null, expires: null, error: reason };
+  await releaseUpload(tx, target.video.user_id, target.upload);
+  if (target.version) await tx.update<VideoVersionRecord>('video_versions', target.version.id, { upload: upload as VideoVersionRecord['upload'] });
+  else await tx.update<VideoRecord>('videos', target.video.id, { upload: upload as VideoRecord['upload'], status: 'uploading_error', modified_time: isoTime(now) });
+  return [...(multipart?.tail ? [multipart.tail.key] : []), ...(target.upload.approach === 'streaming' ? [stagingKey(id)] : [])];
 }
 
 /** A blob key for a new file of a video. */
