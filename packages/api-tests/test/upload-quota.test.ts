@@ -79,6 +79,15 @@ for (const driver of drivers) {
       assert.equal((await space()).free, quota);
     });
 
+    it('holds nothing for a video made without an upload approach, whatever size it declares (it has no link to upload by)', async () => {
+      const r = await h.call('POST', '/me/videos', { token: alice.token, json: { name: 'No upload', upload: { size: quota } } });
+      assert.equal(r.status, 201, r.text);
+      assert.equal(r.body.upload.link, null);
+      assert.deepEqual(await space(), { free: quota, max: quota, used: 0, showing: 'lifetime', videos: 1 });
+      await remove(idOf(r));
+      assert.deepEqual(await space(), { free: quota, max: quota, used: 0, showing: 'lifetime', videos: 0 });
+    });
+
     it('checks an upload that declared no size when it completes: over the free space, 403/4101 and nothing kept; the link takes it once there is room', async () => {
       const held = await tusOf(quota - mp4.length + 1);
       const posted = await h.call('POST', '/me/videos', { token: alice.token, json: { name: 'Sizeless', upload: { approach: 'post' } } });

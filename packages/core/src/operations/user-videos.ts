@@ -46,7 +46,8 @@ export const createVideo = operation({
       ]);
     }
     checkVideoRules(ctx, owner, fields, null);
-    const held = await reserveUpload(ctx.store, owner.id, declared, ctx.config.uploadQuotaBytes);
+    // Without an approach there is no link, so nothing could ever arrive to use the space.
+    const held = approach === null ? {} : await reserveUpload(ctx.store, owner.id, declared, ctx.config.uploadQuotaBytes);
     const base = newVideo(owner, ctx.now());
     const doc = { ...base, ...videoPatch(base, fields, ctx.now()) };
     doc.upload = { approach, link: uploadLink, redirect_url: upload?.redirect_url ?? redirect_url ?? null, size: declared, status: 'in_progress', ...held };
