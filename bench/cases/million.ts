@@ -6,6 +6,7 @@ import { millionStore, tokensFor } from '../populations';
 import { startReelbase, type ServerProcess } from '../processes';
 import { ms } from '../table';
 import { searchCases } from './search';
+import { searchIndexSize } from '../index-size';
 
 const perPage = 25;
 const pages = [1, 1000];
@@ -28,6 +29,9 @@ export async function millionCases(b: Bench): Promise<void> {
     met: summary.milliseconds < 5 * 60_000,
   });
   b.log(`million-video store: ${seeded}; seeded in ${(summary.milliseconds / 60_000).toFixed(1)} min`);
+  const size = searchIndexSize(path);
+  const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+  b.log(`search indexes: ${mib(size.search)} of the store's ${mib(size.file)}`);
   const { user } = summary.busiest;
   if (!user) throw new Error('the million-video population has no user with videos');
   // A follower of the busiest user reads the searches (the token cases' reader), made before the server opens the store.
