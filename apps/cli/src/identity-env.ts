@@ -1,8 +1,7 @@
 import type { ServiceConfig } from '@reelbase/core';
 import type { Env } from './context';
+import { durationSeconds } from './durations';
 import { UsageError } from './errors';
-
-const units: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
 /**
  * Sign-in settings from the environment (issue 35): REELBASE_TOKEN_TTL is how long a token an app
@@ -14,9 +13,9 @@ export function identityFromEnv(env: Env): Partial<ServiceConfig> {
   const config: Partial<ServiceConfig> = {};
   const ttl = env.REELBASE_TOKEN_TTL?.trim();
   if (ttl) {
-    const m = /^(\d{1,9})([smhd]?)$/.exec(ttl);
-    if (ttl !== 'off' && !(m && Number(m[1]) > 0)) throw new UsageError(`REELBASE_TOKEN_TTL: "${ttl}" is not a lifetime (such as 3600, 90m, 12h or 30d) or off`);
-    config.tokenTtlSeconds = m ? Number(m[1]) * units[m[2] || 's'] : null;
+    const seconds = durationSeconds(ttl);
+    if (ttl !== 'off' && seconds === null) throw new UsageError(`REELBASE_TOKEN_TTL: "${ttl}" is not a lifetime (such as 3600, 90m, 12h or 30d) or off`);
+    config.tokenTtlSeconds = seconds;
   }
   const signUp = env.REELBASE_SIGNUP?.trim();
   if (signUp) {

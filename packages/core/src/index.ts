@@ -47,6 +47,7 @@ export { repackageHandler, repackageKind, queueRepackaging, isLegacySet } from '
 export { deleteHandler, deleteKind, deleteNow, enqueueDelete } from './jobs/delete-job';
 export { abortUploadHandler, abortUploadKind, type AbortPayload } from './jobs/abort-upload-job';
 export { enqueue, claimJob, heartbeat, markDone, markFailed, release, stillHeld, backoffSeconds } from './jobs/queue';
+export { pruneJobs, jobPruner, pruneBatch, pruneEverySeconds, type JobRetention, type PruneStep } from './jobs/prune-jobs';
 export { webhookKind, type DeliveryPayload, type WebhookRecord } from './domain/webhooks';
 export type { JobRecord } from './jobs/job-records';
 export { uploadFormPage } from './uploads/form-page';

@@ -37,6 +37,7 @@ export function startWorker(service: Service, o: WorkerStartOptions = {}): Worke
     concurrency: o.concurrency ?? transcodeConcurrency(),
     leaseSeconds: o.leaseSeconds,
     idleMs: o.idleMs,
+    retention: service.config.jobRetention,
     handlers: {
       [transcodeKind]: transcodeHandler({ store: service.store, blobs, media, now: service.now }),
       [repackageKind]: repackageHandler({ store: service.store, blobs, media, now: service.now }),

@@ -1,3 +1,5 @@
+import type { JobRetention } from '../jobs/prune-jobs';
+
 /** Service settings; every field has a default so `createService({ store })` just works. */
 export interface ServiceConfig {
   /** Origin for absolute links when the transport does not give one. */
@@ -44,6 +46,8 @@ export interface ServiceConfig {
   signInLimit: { perAccount: number; perAddress: number; windowSeconds: number };
   /** Uploads moving bytes at once (tus PATCH, post, streaming PUT, pull); beyond: 503 with Retry-After. null: no cap. */
   maxConcurrentUploads: number | null;
+  /** How long workers keep finished jobs before deleting them: `done` ones 7 days, `failed` ones (with their error) 30. */
+  jobRetention: JobRetention;
 }
 
 export const defaultConfig: ServiceConfig = {
@@ -66,4 +70,5 @@ export const defaultConfig: ServiceConfig = {
   signInLimit: { perAccount: 5, perAddress: 50, windowSeconds: 900 },
   imageMaxBytes: 10 * 1024 * 1024,
   texttrackMaxBytes: 5 * 1024 * 1024,
+  jobRetention: { doneSeconds: 7 * 86400, failedSeconds: 30 * 86400 },
 };

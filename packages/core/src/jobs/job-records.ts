@@ -4,7 +4,8 @@
  *
  * `run_after` is when the job may next be claimed: for a queued job, when it is due (now, or
  * after a back-off); for a running one, when its lease runs out — a worker that stops
- * heartbeating leaves its job claimable again, by the same query that finds new work.
+ * heartbeating leaves its job claimable again, by the same query that finds new work; for a
+ * finished one, when it finished, so the same index finds the finished jobs to delete.
  */
 export type JobRecord = {
   id: string;

@@ -1,4 +1,4 @@
-import type { OrderBy, Store } from '../store/store';
+import type { Filter, OrderBy, Store } from '../store/store';
 import { and, eq, isIn, lte } from '../store/filters';
 import { isoTime } from '../representations/common';
 import type { JobRecord, NewJob } from './job-records';
@@ -27,6 +27,15 @@ const at = (now: Date, seconds: number) => isoTime(new Date(now.getTime() + seco
 /** Jobs a worker may take now: queued and due, or running on a lease that ran out. */
 export const claimable = (kinds: readonly string[], now: Date) => and(isIn('state', ['queued', 'running']), lte('run_after', isoTime(now)), isIn('kind', [...kinds]));
 
+const byRunAfter: OrderBy[] = [{ field: 'run_after', direction: 'asc' }, { field: 'id', direction: 'asc' }];
+
+/**
+ * Up to `limit` jobs matching `where` in `run_after` order, within the transaction `tx`. Where
+ * several servers share the store, they are locked and those other transactions hold are skipped.
+ */
+export const nextJobs = async (tx: Store, where: Filter, limit: number): Promise<JobRecord[]> =>
+  tx.lockNext ? tx.lockNext<JobRecord>('jobs', where, byRunAfter, limit) : (await tx.find<JobRecord>('jobs', { where, orderBy: byRunAfter, limit })).items;
+
 /** How many due jobs a claim looks at when the first ones must wait for an earlier job of their subject. */
 const lookahead = 20;
 
@@ -42,10 +51,7 @@ export async function claimJob(
 ): Promise<JobRecord | null> {
   return store.transaction(async (tx) => {
     const where = claimable(o.kinds, o.now);
-    const orderBy: OrderBy[] = [{ field: 'run_after', direction: 'asc' }, { field: 'id', direction: 'asc' }];
-    // Where several servers share the store, a claim skips the jobs other claims hold locked.
-    const items = tx.lockNext ? await tx.lockNext<JobRecord>('jobs', where, orderBy, lookahead) : (await tx.find<JobRecord>('jobs', { where, orderBy, limit: lookahead })).items;
-    for (const job of items) {
+    for (const job of await nextJobs(tx, where, lookahead)) {
       if (o.ordered?.includes(job.kind) && (await earlierUnfinished(tx, job))) continue;
       const lease = at(o.now, o.leaseSeconds);
       return tx.update<JobRecord>('jobs', job.id, { state: 'running', attempts: job.attempts + 1, lease_owner: o.worker, lease_until: lease, run_after: lease });
@@ -80,8 +86,11 @@ export async function stillHeld(store: Store, job: JobRecord, worker: string): P
   return !!current && current.state === 'running' && current.lease_owner === worker && current.attempts === job.attempts;
 }
 
+/** A finished job's `run_after` becomes its `finished_time`: pruning (prune-jobs.ts) finds it by the `(state, run_after)` index. */
+const finished = (now: Date) => ({ lease_owner: null, lease_until: null, run_after: isoTime(now), finished_time: isoTime(now) });
+
 export async function markDone(store: Store, job: JobRecord, now: Date): Promise<void> {
-  await store.update<JobRecord>('jobs', job.id, { state: 'done', finished_by: job.lease_owner, lease_owner: null, lease_until: null, finished_time: isoTime(now) });
+  await store.update<JobRecord>('jobs', job.id, { state: 'done', finished_by: job.lease_owner, ...finished(now) });
 }
 
 /** Back-off before attempt n + 1: 5 s, 20 s, 80 s, 320 s… at most an hour. */
@@ -97,7 +106,7 @@ export async function markFailed(store: Store, job: JobRecord, error: string, no
     'jobs',
     job.id,
     spent
-      ? { state: 'failed', error, lease_owner: null, lease_until: null, finished_time: isoTime(now) }
+      ? { state: 'failed', error, ...finished(now) }
       : { state: 'queued', error, lease_owner: null, lease_until: null, run_after: at(now, backoffSeconds(job.attempts)) },
   );
   return spent;

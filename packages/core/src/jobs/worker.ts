@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../store/store';
 import type { JobRecord } from './job-records';
+import { jobPruner, type JobRetention } from './prune-jobs';
 import { claimJob, heartbeat, markFailed, release } from './queue';
 
 /** What runs one kind of job. */
@@ -32,6 +33,8 @@ export interface WorkerOptions {
   /** How often an idle worker looks for work queued by other processes. */
   idleMs?: number;
   onError?: (error: unknown) => void;
+  /** Finished jobs are deleted this long after they finish (ServiceConfig.jobRetention), by the worker when idle; absent: kept. */
+  retention?: JobRetention;
 }
 
 export interface Worker {
@@ -60,6 +63,7 @@ export function createWorker(o: WorkerOptions): Worker {
   const stopping = new AbortController();
   const sleepers = new Set<() => void>();
   let lanes: Promise<void>[] = [];
+  const prune = o.retention && jobPruner(o.store, o.retention, o.now);
 
   /** Claims and runs one job; false when none is due. */
   async function runOne(): Promise<boolean> {
@@ -101,7 +105,8 @@ export function createWorker(o: WorkerOptions): Worker {
     while (!stopping.signal.aborted) {
       let worked = false;
       try {
-        worked = await runOne();
+        // Idle, the worker deletes finished jobs; a full batch counts as work, so the next comes without a nap.
+        worked = (await runOne()) || (!!prune && (await prune()));
       } catch (e) {
         onError(e);
       }
