@@ -36,6 +36,14 @@ for (const driver of drivers) {
     const tus = (method: string, link: string) => fetch(link, { method, headers: { 'Tus-Resumable': '1.0.0' } });
     /** Moves the clock to just after the upload created now is given up: its link's life, then the hour's margin. */
     const pastAbandonment = () => h.clock.advance(ttl + 3600 + 1);
+    /** A tus upload whose one PATCH is held mid-transfer, with the clock past the upload's give-up. */
+    const heldPastAbandonment = async () => {
+      const { id, link } = await createTusVideo(h, alice.token, mp4.length);
+      const patch = holdPatch(link, mp4, 4096);
+      await until(async () => (await sizeOf(join(h.filesDir, '.tus', link.split('/').pop()!))) >= 4096, 'the PATCH to be mid-transfer');
+      pastAbandonment();
+      return { id, patch };
+    };
 
     before(async () => {
       mp4 = await makeClip({ width: 160, height: 120, seconds: 1 });
@@ -101,10 +109,7 @@ for (const driver of drivers) {
     });
 
     it('leaves alone an upload whose last PATCH, begun before the link expired, completes after it: its file is counted once', async () => {
-      const { id, link } = await createTusVideo(h, alice.token, mp4.length);
-      const patch = holdPatch(link, mp4, 4096);
-      await until(async () => (await sizeOf(join(h.filesDir, '.tus', link.split('/').pop()!))) >= 4096, 'the PATCH to be mid-transfer');
-      pastAbandonment();
+      const { id, patch } = await heldPastAbandonment();
       assert.equal(await patch.finish(), 204);
       assert.equal(await h.settle(), 2, 'the transcode, and the give-up job, which finds the upload complete');
       assert.deepEqual(await video(id), { status: 'available', upload: { status: 'complete', upload_link: null } });
@@ -129,10 +134,7 @@ for (const driver of drivers) {
     });
 
     it('refuses the last bytes of an upload given up while they were on their way: 404/5011, nothing kept, the space let go of once', async () => {
-      const { id, link } = await createTusVideo(h, alice.token, mp4.length);
-      const patch = holdPatch(link, mp4, 4096);
-      await until(async () => (await sizeOf(join(h.filesDir, '.tus', link.split('/').pop()!))) >= 4096, 'the PATCH to be mid-transfer');
-      pastAbandonment();
+      const { id, patch } = await heldPastAbandonment();
       assert.equal(await h.settle(), 1);
       assert.deepEqual(await space(), { free: quota, max: quota, used: 0, showing: 'lifetime' });
       assert.equal(await patch.finish(), 404);
