@@ -11,7 +11,7 @@ export interface SearchRead {
 }
 
 /** The words searched for: those of the busiest user's first 100 video titles, and of the first 40 users' names and places. */
-async function sampleWords(server: ServerProcess, busiest: string, headers: Record<string, string>): Promise<{ video: string[]; user: string[] }> {
+export async function sampleWords(server: ServerProcess, busiest: string, headers: Record<string, string>): Promise<{ video: string[]; user: string[] }> {
   const get = async (path: string) => {
     const res = await fetch(server.url + path, { headers });
     if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
