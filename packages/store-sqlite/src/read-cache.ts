@@ -1,12 +1,29 @@
 import { deepFreeze, type Doc, type FindResult } from '@reelbase/core';
 import { docKey, mayHold, valueKey, type Changed, type OwnWrites, type RowFacts } from './own-writes';
 import type { ReadSnapshot } from './read-snapshot';
+import { decodeRow, type Row } from './row-codec';
 import type { Tables } from './sqlite-schema';
 import type { SqlValue } from './sqlite-types';
 
 const MAX_CACHED_COUNTS = 1000;
-/** About 2,000 documents of a few KiB each: a few MiB of heap for the most read records. */
+/** The most read records: issue 21 reads 2,000 videos by id. */
 const MAX_CACHED_DOCS = 2000;
+
+// Documents and pages are also bounded by the JSON text they were read from, since what one keeps
+// alive is about ten times that text: after 20,000 searches for one video each (100k videos of
+// 1.7 KB), every remembered row held 11 KB of heap after GC (its frozen document, core's Clip of
+// it) and a 5.7 KB buffer (the Clip's JSON). With pages bounded by 5,000 rows alone, the server
+// was left with 81 MiB of heap and 27 MiB of buffers (RSS 414 MiB); with this budget, 41 MiB and
+// 7 MiB (RSS 268 MiB).
+
+/** Text of remembered documents: 2,000 of 4 KiB fit, so the hot records are all kept; one over a quarter of it never is. */
+export const MAX_CACHED_DOC_BYTES = 8 * 1024 * 1024;
+/**
+ * Text of the rows of remembered pages, all pages together: about 1,200 videos; a page over a
+ * quarter of it (100 videos of 5 KiB) is never kept. Most pages are read once (every search asks
+ * its own), and a list's hot pages are few.
+ */
+export const MAX_CACHED_FIND_BYTES = 2 * 1024 * 1024;
 /** Rows of remembered pages, all pages together; a page longer than a tenth of it is never kept. */
 const MAX_CACHED_FIND_ROWS = 5000;
 /** Remembered pages: most are a viewer's likes of one video, one row or none. */
@@ -18,19 +35,19 @@ const MAX_CACHED_FINDS = 10_000;
  * looked for among the readers of the tables it changed, passing over whole groups whose value
  * no changed row has (a like of one user passes over every other user's pages at once).
  */
-class Entries<V> {
-  readonly #entries = new Map<string, Entry<V>>();
+class Entries<E extends Entry<unknown>> {
+  readonly #entries = new Map<string, E>();
   readonly #byTable = new Map<string, Map<string, Set<string>>>();
 
   get size(): number {
     return this.#entries.size;
   }
 
-  get(key: string): Entry<V> | undefined {
+  get(key: string): E | undefined {
     return this.#entries.get(key);
   }
 
-  set(key: string, entry: Entry<V>): void {
+  set(key: string, entry: E): void {
     this.delete(key);
     this.#entries.set(key, entry);
     for (const table of entry.tables) {
@@ -94,6 +111,11 @@ export interface Read<V> {
   sql: string;
 }
 
+/** A page as read, and the length of its rows' JSON text: its weight while remembered. */
+export interface ReadPage<T extends Doc> extends Read<FindResult<T>> {
+  bytes: number;
+}
+
 /** A read's collection and the equalities its condition asks of that collection's rows (own-writes.ts `equalities`). */
 export interface Asked {
   table: string;
@@ -105,6 +127,16 @@ interface Entry<V> {
   value: V;
   tables: readonly string[];
   asked?: Asked;
+}
+
+interface Page extends Entry<FindResult<Doc>> {
+  bytes: number;
+}
+
+/** A remembered document (null when missing), and the length of its JSON text. */
+interface Known {
+  doc: Doc | null;
+  bytes: number;
 }
 
 /**
@@ -126,10 +158,12 @@ interface Entry<V> {
  */
 export class ReadCache {
   #version: number | undefined;
-  readonly #counts = new Entries<number>();
-  readonly #finds = new Entries<FindResult<Doc>>();
+  readonly #counts = new Entries<Entry<number>>();
+  readonly #finds = new Entries<Page>();
   #findRows = 0;
-  readonly #docs = new Map<string, Doc | null>();
+  #findBytes = 0;
+  readonly #docs = new Map<string, Known>();
+  #docBytes = 0;
   /** Statement → the tables it reads, worked out once per statement text. */
   readonly #reads = new Map<string, readonly string[]>();
 
@@ -156,30 +190,57 @@ export class ReadCache {
   }
 
   /** A page (and its total) of a find, read by `load` (with its statement) unless remembered under `key`. */
-  find<T extends Doc>(key: string, load: () => Read<FindResult<T>>, asked?: () => Asked): FindResult<T> {
+  find<T extends Doc>(key: string, load: () => ReadPage<T>, asked?: () => Asked): FindResult<T> {
     this.#sync();
     const known = this.#finds.get(key);
     if (known) return known.value as FindResult<T>;
-    const { value: page, sql } = load();
-    if (page.items.length > MAX_CACHED_FIND_ROWS / 10) return page;
+    const { value: page, sql, bytes } = load();
+    if (page.items.length > MAX_CACHED_FIND_ROWS / 10 || bytes > MAX_CACHED_FIND_BYTES / 4) return page;
     const value = deepFreeze(page);
-    while (this.#finds.size >= MAX_CACHED_FINDS || this.#findRows + value.items.length > MAX_CACHED_FIND_ROWS) {
+    while (
+      this.#finds.size >= MAX_CACHED_FINDS ||
+      this.#findRows + value.items.length > MAX_CACHED_FIND_ROWS ||
+      this.#findBytes + bytes > MAX_CACHED_FIND_BYTES
+    ) {
       this.#forgetFind(this.#finds.oldest()!);
     }
-    this.#finds.set(key, { value, tables: this.#tablesOf(sql), asked: asked?.() });
+    this.#finds.set(key, { value, tables: this.#tablesOf(sql), asked: asked?.(), bytes });
     this.#findRows += value.items.length;
+    this.#findBytes += bytes;
     return value;
   }
 
-  /** The document `id` of `table` (null when missing), read by `load` unless remembered. */
-  doc<T extends Doc>(table: string, id: string, load: () => T | null): T | null {
+  /** The document `id` of `table` (null when missing), read by `load` (its row) unless remembered. */
+  doc<T extends Doc>(table: string, id: string, load: () => Row | undefined): T | null {
     this.#sync();
     const key = docKey(table, id);
     const known = this.#docs.get(key);
-    if (known !== undefined) return known as T | null;
-    const doc = load();
-    remember(this.#docs, key, doc && deepFreeze(doc), MAX_CACHED_DOCS);
+    if (known !== undefined) return known.doc as T | null;
+    const row = load();
+    if (!row) {
+      this.#rememberDoc(key, { doc: null, bytes: 0 });
+      return null;
+    }
+    const doc = decodeRow<T>(row);
+    const bytes = row.doc.length;
+    if (bytes <= MAX_CACHED_DOC_BYTES / 4) this.#rememberDoc(key, { doc: deepFreeze(doc), bytes });
     return doc;
+  }
+
+  /** Adds a document, forgetting the oldest ones while over either bound. */
+  #rememberDoc(key: string, known: Known): void {
+    while (this.#docs.size >= MAX_CACHED_DOCS || this.#docBytes + known.bytes > MAX_CACHED_DOC_BYTES) {
+      this.#forgetDoc(this.#docs.keys().next().value!);
+    }
+    this.#docs.set(key, known);
+    this.#docBytes += known.bytes;
+  }
+
+  #forgetDoc(key: string): void {
+    const known = this.#docs.get(key);
+    if (!known) return;
+    this.#docBytes -= known.bytes;
+    this.#docs.delete(key);
   }
 
   #sync(): void {
@@ -193,7 +254,9 @@ export class ReadCache {
       this.#counts.clear();
       this.#finds.clear();
       this.#findRows = 0;
+      this.#findBytes = 0;
       this.#docs.clear();
+      this.#docBytes = 0;
     } else {
       this.#forget(changed);
     }
@@ -204,13 +267,15 @@ export class ReadCache {
       for (const key of this.#counts.readersOf(table, rows)) if (mayHaveChanged(this.#counts.get(key)!, changed)) this.#counts.delete(key);
       for (const key of this.#finds.readersOf(table, rows)) if (mayHaveChanged(this.#finds.get(key)!, changed)) this.#forgetFind(key);
     }
-    for (const key of changed.docs) this.#docs.delete(key);
+    for (const key of changed.docs) this.#forgetDoc(key);
     if (changed.wholeTables.size === 0) return;
-    for (const key of this.#docs.keys()) if (changed.wholeTables.has(key.slice(0, key.indexOf('\u0000')))) this.#docs.delete(key);
+    for (const key of this.#docs.keys()) if (changed.wholeTables.has(key.slice(0, key.indexOf('\u0000')))) this.#forgetDoc(key);
   }
 
   #forgetFind(key: string): void {
-    this.#findRows -= this.#finds.get(key)!.value.items.length;
+    const page = this.#finds.get(key)!;
+    this.#findRows -= page.value.items.length;
+    this.#findBytes -= page.bytes;
     this.#finds.delete(key);
   }
 

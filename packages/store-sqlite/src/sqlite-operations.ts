@@ -10,7 +10,7 @@ import {
   type OrderBy,
 } from '@reelbase/core';
 import { compileFilter } from './compile-filter';
-import { statementKey, type Asked, type Read, type ReadCache } from './read-cache';
+import { statementKey, type Asked, type Read, type ReadCache, type ReadPage } from './read-cache';
 import { mirroredColumns } from './sqlite-mirror';
 import { compileFind, compileWhere } from './compile-query';
 import { equalities, factsOf, type OwnWrites } from './own-writes';
@@ -46,11 +46,9 @@ export class Operations {
 
   get<T extends Doc>(collection: string, id: string): T | null {
     const table = this.table(collection);
-    const read = () => {
-      const row = this.#row(table, id);
-      return row ? decodeRow<T>(row) : null;
-    };
-    return this.cache ? this.cache.doc(table.name, id, read) : read();
+    if (this.cache) return this.cache.doc<T>(table.name, id, () => this.#row(table, id));
+    const row = this.#row(table, id);
+    return row ? decodeRow<T>(row) : null;
   }
 
   insert<T extends Doc>(collection: string, doc: Record<string, unknown>): T {
@@ -158,19 +156,24 @@ export class Operations {
     const table = this.table(collection);
     const offset = checkCount('offset', options.offset) ?? 0;
     const limit = checkCount('limit', options.limit);
-    const read = (): Read<FindResult<T>> => {
+    const read = (): ReadPage<T> => {
       const { rows, count, countParams } = compileFind(this.tables, table, options);
       const { sql, params: rowParams, first } = rows(limit, offset);
+      let bytes = 0;
       const page = (): FindResult<T> => {
         const found = first && this.conn.all<Row>(first.sql, first.params);
-        const items = (found?.length ? found : this.conn.all<Row>(sql, rowParams)).map((row) => decodeRow<T>(row));
+        const items = (found?.length ? found : this.conn.all<Row>(sql, rowParams)).map((row) => {
+          bytes += row.doc.length;
+          return decodeRow<T>(row);
+        });
         // A short page that is non-empty (or starts at 0) tells the total without counting.
         const short = limit === undefined || items.length < limit;
         const total = short && (items.length > 0 || offset === 0) ? offset + items.length : this.#count(count, countParams, () => asked(table, options.where));
         return { items, total };
       };
       // Without a limit the page is the total: one statement, which needs no snapshot of its own.
-      return { value: limit === undefined ? page() : this.conn.snapshot(page), sql };
+      const value = limit === undefined ? page() : this.conn.snapshot(page);
+      return { value, sql, bytes };
     };
     // Remembered by what was asked (filters hold only JSON values), so a repeated read is not compiled again.
     return this.cache ? this.cache.find(readKey(table.name, 'find', options.where, { ...options, where: undefined }), read, () => asked(table, options.where)) : read().value;
@@ -178,10 +181,10 @@ export class Operations {
 
   findOne<T extends Doc>(collection: string, where: Filter, orderBy?: OrderBy[]): T | null {
     const table = this.table(collection);
-    const read = (): Read<FindResult<T>> => {
+    const read = (): ReadPage<T> => {
       const { sql, params } = compileFind(this.tables, table, { where, orderBy }).rows(1, 0);
       const row = this.conn.get<Row>(sql, params);
-      return { value: { items: row ? [decodeRow<T>(row)] : [], total: row ? 1 : 0 }, sql };
+      return { value: { items: row ? [decodeRow<T>(row)] : [], total: row ? 1 : 0 }, sql, bytes: row?.doc.length ?? 0 };
     };
     const found = this.cache ? this.cache.find(readKey(table.name, 'one', where, orderBy ?? null), read, () => asked(table, where)) : read().value;
     return found.items[0] ?? null;

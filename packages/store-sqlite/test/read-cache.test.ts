@@ -6,6 +6,7 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { and, eq, inSelect, isIn, type Schema, type Store } from '@reelbase/core';
 import { openSqliteStore } from '../src/index';
+import { MAX_CACHED_DOC_BYTES, MAX_CACHED_FIND_BYTES } from '../src/read-cache';
 import type { SqliteStore } from '../src/sqlite-store';
 import type { SqlValue } from '../src/sqlite-types';
 
@@ -338,6 +339,88 @@ describe('sqlite store: remembered pages, bounded in number', () => {
       await store.find('videos', { where: eq('tag', 'none-10000') });
       await store.find('videos', { where: eq('tag', 'none-0') });
       assert.equal(reads(), 10_002);
+    });
+  });
+});
+
+// What is remembered is also bounded by the JSON text it was read from (what it keeps alive is a
+// multiple of that): documents and pages each to a budget, the oldest forgotten first.
+describe('sqlite store: remembered documents and pages, bounded in bytes', () => {
+  const pad = 'x'.repeat(64 * 1024);
+  /** The length of a video's stored JSON text, as the cache weighs it. */
+  const textLength = (path: string, id: string): number => {
+    const db = new Database(path, { readonly: true });
+    try {
+      return (db.prepare('SELECT length(doc) AS n FROM videos WHERE id = ?').get(Number(id)) as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  };
+  /** Tags of one width, so that videos differing only by tag have texts of one length. */
+  const tag = (i: number) => `t${String(i).padStart(3, '0')}`;
+
+  it('forgets the oldest documents once their text passes the budget', async () => {
+    await withStore(async (store, path) => {
+      const ids = await store.insertMany('videos', Array.from({ length: 150 }, () => ({ tag: 'big', plays: 0, pad })));
+      const fit = Math.floor(MAX_CACHED_DOC_BYTES / textLength(path, ids[0]));
+      assert.equal(fit, 127);
+      const read = countReads(store, 'SELECT id, doc');
+      for (const id of ids) await store.get('videos', id);
+      assert.equal(read(), 150);
+      // The newest that fit are remembered; the one before them was forgotten.
+      for (const id of ids.slice(-fit)) await store.get('videos', id);
+      assert.equal(read(), 150);
+      await store.get('videos', ids.at(-fit - 1)!);
+      assert.equal(read(), 151);
+    });
+  });
+
+  it('forgets the oldest pages once their rows` text passes the budget', async () => {
+    await withStore(async (store, path) => {
+      const ids = await store.insertMany('videos', Array.from({ length: 40 }, (_, i) => ({ tag: tag(i), plays: 0, pad })));
+      const fit = Math.floor(MAX_CACHED_FIND_BYTES / textLength(path, ids[0]));
+      assert.equal(fit, 31);
+      const reads = countAllReads(store);
+      const page = (i: number) => store.find('videos', { where: eq('tag', tag(i)) });
+      for (let i = 0; i < 40; i++) await page(i);
+      assert.equal(reads(), 40);
+      for (let i = 40 - fit; i < 40; i++) await page(i);
+      assert.equal(reads(), 40);
+      await page(40 - fit - 1);
+      assert.equal(reads(), 41);
+    });
+  });
+
+  it('never keeps a page or a document heavier than a quarter of its budget', async () => {
+    await withStore(async (store) => {
+      // Nine rows of 64 KiB: more than a quarter of the pages' 2 MiB.
+      await store.insertMany('videos', Array.from({ length: 9 }, () => ({ tag: 'big', plays: 0, pad })));
+      const [huge] = await store.insertMany('videos', [{ tag: 'huge', plays: 0, pad: 'x'.repeat(MAX_CACHED_DOC_BYTES / 4) }]);
+      const reads = countAllReads(store);
+      const read = countReads(store, 'SELECT id, doc');
+      for (let turn = 0; turn < 2; turn++) {
+        assert.equal((await store.find('videos', { where: eq('tag', 'big') })).total, 9);
+        assert.equal((await store.get('videos', huge))?.tag, 'huge');
+      }
+      assert.equal(reads(), 2);
+      assert.equal(read(), 2);
+    });
+  });
+
+  it('keeps small hot documents while many large pages pass through', async () => {
+    await withStore(async (store) => {
+      const hot = await store.insertMany('videos', Array.from({ length: 2000 }, (_, i) => ({ tag: 'small', plays: i })));
+      await store.insertMany('videos', Array.from({ length: 100 }, (_, i) => ({ tag: tag(i), plays: 0, pad })));
+      const read = countReads(store, 'SELECT id, doc');
+      const reads = countAllReads(store);
+      for (const id of hot) await store.get('videos', id);
+      // 6.4 MiB of pages, three times their budget.
+      for (let i = 0; i < 100; i++) await store.find('videos', { where: eq('tag', tag(i)) });
+      for (const id of hot) await store.get('videos', id);
+      assert.equal(read(), 2000, 'every hot document read once');
+      await store.find('videos', { where: eq('tag', tag(99)) });
+      await store.find('videos', { where: eq('tag', tag(0)) });
+      assert.equal(reads(), 101, 'the last page remembered, the first forgotten');
     });
   });
 });
