@@ -107,6 +107,35 @@ for (const driver of drivers) {
         assert.deepEqual(names(await search('query=documentary&filter=categories&filter_categories=travel,music')), ['Harbour']);
       });
 
+      it('answers the first 10,000 results: a page starting past them is 400 naming page; a list without a query pages on', async () => {
+        expectError(await search('query=documentary&page=401'), 400, 2204, 'page');
+        expectError(await search('query=documentary&per_page=100&page=101'), 400, 2204, 'page');
+        const last = await search('query=documentary&per_page=100&page=100');
+        assert.equal(last.status, 200, last.text);
+        assert.deepEqual([last.body.data, last.body.total], [[], 3]);
+        assert.equal((await h.call('GET', `/users/${alice.user.id}/videos?page=401`, { token: alice.token })).status, 200);
+      });
+
+      it('counts 1,000 matches exactly and estimates past them, from the share of the ids its walk covered on SQLite', async () => {
+        const store = h.service.store;
+        const model = (await store.get<{ id: string }>('videos', id['Harbour']))!;
+        const { id: _id, ...doc } = model;
+        const ids = await store.insertMany('videos', Array.from({ length: 1200 }, (_, i) => ({ ...doc, name: `Lighthouse ${i}`, description: '', tag_names: '' })));
+        try {
+          const lowest = Number((await store.find('videos', { orderBy: [{ field: 'id', direction: 'asc' }], limit: 1 })).items[0].id);
+          const found = await search('query=lighthouse&per_page=1');
+          assert.equal(found.status, 200, found.text);
+          // SQLite walks the matches in id order to the 1,001st and scales by the share of ids it covered; the others count them all.
+          const covered = (Number(ids[1199]) - lowest + 1) / (Number(ids[1000]) - lowest + 1);
+          assert.equal(found.body.total, driver.name === 'sqlite' ? Math.floor(1001 * covered) : 1200);
+          assert.equal(found.body.paging.last, `/videos?query=lighthouse&per_page=1&page=${found.body.total}`);
+          // Lighthouse 1, 10–19, 100–199 and 1000–1199: fewer than 1,000, so exact everywhere.
+          assert.equal((await search('query=lighthouse%201&per_page=1')).body.total, 311);
+        } finally {
+          await store.deleteWhere('videos', { field: 'id', op: 'in', values: ids });
+        }
+      });
+
       it('answers 400 naming the parameter for a missing query, an unknown sort and a filter without its values', async () => {
         expectError(await search(''), 400, 2204, 'query');
         expectError(await search('query=%20'), 400, 2204, 'query');

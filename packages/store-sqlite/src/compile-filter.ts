@@ -3,7 +3,7 @@ import { column, compileFilter as compile, isText, SqlParams, type SqlDialect } 
 import { LOWER_FUNCTION } from './connect';
 import { toSql, toSqlId } from './row-codec';
 import { columnType, type Table, type Tables } from './sqlite-schema';
-import { ftsQuery, searchTable } from './sqlite-search';
+import { ftsQuery, matchRows } from './sqlite-search';
 import type { SqlValue } from './sqlite-types';
 
 // Above this many values an `in` list is bound as one JSON array, keeping the statement text
@@ -27,7 +27,7 @@ export const sqliteDialect: SqlDialect<SqlValue> = {
     return `instr(${LOWER_FUNCTION}(${col}), ${params.bind(needle.toLowerCase())}) > 0`;
   },
 
-  match: (table, query, params) => `id IN (SELECT rowid FROM ${searchTable(table)} WHERE ${searchTable(table)} MATCH ${params.bind(ftsQuery(query))})`,
+  match: (table, query, params) => matchRows(table, params.bind(ftsQuery(table, query))),
 
   selected(table, field, other, selected) {
     // Callers keep auto ids in TEXT columns ("7"). `text IN (SELECT integer)` would compare
@@ -45,4 +45,9 @@ export const sqliteDialect: SqlDialect<SqlValue> = {
 /** Compiles a filter tree to an SQL boolean expression, appending bound values to `params`. */
 export function compileFilter(tables: Tables, table: Table, filter: Filter, params: SqlValue[], dialect = sqliteDialect): string {
   return compile(dialect, tables, table, filter, new SqlParams(() => '?', params));
+}
+
+/** ` WHERE …` or nothing. */
+export function compileWhere(tables: Tables, table: Table, where: Filter | undefined, params: SqlValue[], dialect = sqliteDialect): string {
+  return where ? ` WHERE ${compileFilter(tables, table, where, params, dialect)}` : '';
 }

@@ -1,9 +1,10 @@
 import type { Filter, FindOptions, MatchFilter } from '@reelbase/core';
-import { canMatch, RELEVANCE, rankedSearch, SEARCH_WEIGHTS, type SearchQuery } from '@reelbase/core';
+import { canMatch, RELEVANCE, rankedSearch, SEARCH_EXACT_TOTAL, SEARCH_WEIGHTS, type SearchQuery } from '@reelbase/core';
 import { column, compileOrderBy, type SqlParams } from '@reelbase/core/sql';
-import { compileFilter, sqliteDialect } from './compile-filter';
+import { compileFilter, compileWhere, sqliteDialect } from './compile-filter';
+import { bestWindow, estimatedCount, probedPage, walkIndex, type Window } from './search-walks';
 import { DOC_COLUMN, type Table, type Tables } from './sqlite-schema';
-import { firstTier, ftsQuery, ftsScore, searchTable } from './sqlite-search';
+import { firstTier, ftsQuery, ftsScore, keyTerm, matchRows, searchTable, wholeQuery, type FtsText, type Vocabulary } from './sqlite-search';
 import type { SqlValue } from './sqlite-types';
 
 /** One statement and the values it binds. */
@@ -17,29 +18,44 @@ export interface Statement {
  * A page may come with a `first` statement to try: its rows are the page when it answers any.
  */
 export interface CompiledFind {
-  rows(limit: number | undefined, offset: number): Statement & { first?: Statement };
+  rows(limit: number | undefined, offset: number): Statement & { first?: Statement; window?: Window };
+  /**
+   * For a search pinned to a key (a user's videos, an album's) in an order other than relevance:
+   * the page walked from the pinned rows in the find's order, each row's words looked up by its id
+   * (wholeQuery), stopping at the page's last row. Where one row in twenty or more matches, that
+   * reads a few hundred rows where `rows` reads every match first; it gives up (fewer rows than
+   * the limit) past twenty rows a page row. Undefined when a word cannot be looked up whole.
+   */
+  probed?(limit: number, offset: number): Statement | undefined;
   count: string;
   countParams: SqlValue[];
 }
 
 const SCORE = 'rb_score';
 
-export function compileFind(tables: Tables, table: Table, options: FindOptions): CompiledFind {
+export function compileFind(tables: Tables, table: Table, options: FindOptions, vocabulary?: Vocabulary): CompiledFind {
+  const words = vocabulary && onceEach(vocabulary);
+  const parts = options.where ? required(options.where) : [];
+  const pinned = pinnedKeys(table, parts);
+  const text = textOf(words);
+  const dialect = keyedDialect(table, pinned, text);
   const whereParams: SqlValue[] = [];
-  const source = ` FROM ${table.sql}${compileWhere(tables, table, options.where, whereParams)}`;
-  const counted = compileCount(tables, table, options.where) ?? { count: `SELECT count(*) AS n${source}`, countParams: whereParams };
+  const source = ` FROM ${table.sql}${compileWhere(tables, table, options.where, whereParams, dialect)}`;
+  const counted = compileCount(tables, table, parts, pinned, text, options.exactTotal ?? SEARCH_EXACT_TOTAL) ?? { count: `SELECT count(*) AS n${source}`, countParams: whereParams };
   const ranked = rankedSearch(options.where, options.orderBy);
   if (ranked && canMatch(ranked)) {
     // A ranked search orders every match. The sort carries only the keys (read from an index that
     // holds them, when the schema declares one) and the page's documents are read afterwards:
     // carrying each row's document through the sort read every match's whole row.
     const scoreParams: SqlValue[] = [];
-    const score = ftsScore(table, ranked, (value) => (scoreParams.push(value), '?'));
+    const score = ftsScore(table, ranked, (value) => (scoreParams.push(value), '?'), text, pinned.keys);
     const keys = [...new Set((options.orderBy ?? []).map((o) => o.field).filter((f) => f !== RELEVANCE && f !== 'id'))].map((f) => column(table, f));
     const orderBy = compileOrderBy(sqliteDialect, table, options.orderBy, SCORE);
     const inner = `SELECT ${['id', ...keys, `${score} AS ${SCORE}`].join(', ')}${source} ORDER BY ${orderBy}`;
     const document = (page: string) => `SELECT id, (SELECT ${DOC_COLUMN} FROM ${table.sql} AS d WHERE d.id = p.id) AS ${DOC_COLUMN} FROM (${page}) AS p ORDER BY ${orderBy}`;
-    const best = bestScored(tables, table, options, ranked, keys, orderBy);
+    const selected = bestColumns(ranked, keys);
+    const best = bestScored(tables, table, options, ranked, selected, orderBy, pinned, text);
+    const window = best && !parts.some(pins) && words ? bestWindow(tables, table, options, ranked, selected, words, document) : undefined;
     return {
       rows(limit, offset) {
         const params = [...scoreParams, ...whereParams];
@@ -48,7 +64,7 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions):
         // The page from the best-scored rows when they fill it (else no row, and the page is read as above).
         const need = offset + limit;
         const first = `WITH ${BEST} AS MATERIALIZED (${best.sql} LIMIT ?) ${document(`SELECT * FROM ${BEST} WHERE (SELECT count(*) FROM ${BEST}) = ? ORDER BY ${orderBy} LIMIT ? OFFSET ?`)}`;
-        return { sql, params, first: { sql: first, params: [...best.params, need, need, limit, offset] } };
+        return { sql, params, first: { sql: first, params: [...best.params, need, need, limit, offset] }, window: window?.(limit, offset) };
       },
       ...counted,
     };
@@ -56,11 +72,13 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions):
   // A query that can match nothing still orders by an expression: a bare constant there names a column position.
   const orderBy = compileOrderBy(sqliteDialect, table, options.orderBy, ranked && 'CAST(NULL AS REAL)');
   const select = `SELECT id, ${DOC_COLUMN}${source} ORDER BY ${orderBy}`;
+  const pinnedSearch = !ranked && words && parts.some(pins) && parts.some((p) => 'match' in p && canMatch(p.match));
   return {
     rows(limit, offset) {
       const params = [...whereParams];
       return { sql: select + pageOf(limit, offset, params), params };
     },
+    probed: pinnedSearch ? (limit, offset) => probedPage(tables, table, parts, orderBy, words, limit, offset) : undefined,
     ...counted,
   };
 }
@@ -73,17 +91,29 @@ const BEST = 'rb_best';
  * of a million videos' names and in twice as many documents: when the first page is among the
  * name matches, it is ordered from those alone, and no other match is scored or sorted.
  */
-function bestScored(tables: Tables, table: Table, options: FindOptions, ranked: SearchQuery, keys: string[], orderBy: string): { sql: string; params: SqlValue[] } | undefined {
+function bestScored(
+  tables: Tables,
+  table: Table,
+  options: FindOptions,
+  ranked: SearchQuery,
+  selected: string,
+  orderBy: string,
+  pinned: Pinned,
+  fts: FtsText,
+): { sql: string; params: SqlValue[] } | undefined {
   const tier = firstTier(table);
   const first = options.orderBy?.[0];
   if (!tier || first?.field !== RELEVANCE || first.direction !== 'desc') return undefined;
   const params: SqlValue[] = [];
-  const text = (query: SearchQuery) => ftsQuery(query, query === ranked ? tier : undefined);
-  const narrowed = { ...sqliteDialect, match: (t: Table, query: SearchQuery, p: SqlParams<SqlValue>) => `id IN (SELECT rowid FROM ${searchTable(t)} WHERE ${searchTable(t)} MATCH ${p.bind(text(query))})` };
+  const text = (t: Table, query: SearchQuery) => fts(t, query, { columns: query === ranked ? tier : undefined, keys: pinnedIn(table, pinned, t, query) });
+  const narrowed = { ...sqliteDialect, match: (t: Table, query: SearchQuery, p: SqlParams<SqlValue>) => matchRows(t, p.bind(text(t, query))) };
   const source = ` FROM ${table.sql}${compileWhere(tables, table, options.where, params, narrowed)}`;
-  const top = SEARCH_WEIGHTS[0] * ranked.terms.filter((t) => !t.exclude).length;
-  return { sql: `SELECT ${['id', ...keys, `${top} AS ${SCORE}`].join(', ')}${source} ORDER BY ${orderBy}`, params };
+  return { sql: `SELECT ${selected}${source} ORDER BY ${orderBy}`, params };
 }
+
+/** The columns of a best-scored row: its id, its order keys, and the score every wanted word in the first tier gives. */
+const bestColumns = (ranked: SearchQuery, keys: string[]): string =>
+  ['id', ...keys, `${SEARCH_WEIGHTS[0] * ranked.terms.filter((t) => !t.exclude).length} AS ${SCORE}`].join(', ');
 
 /** The conditions a find's where requires together: itself, or its `and`'s parts (at any depth of `and`s). */
 const required = (where: Filter): Filter[] => ('and' in where ? where.and.flatMap(required) : [where]);
@@ -92,30 +122,80 @@ const required = (where: Filter): Filter[] => ('and' in where ? where.and.flatMa
 const pins = (f: Filter): boolean => 'op' in f && (f.op === 'eq' || f.op === 'in' || f.op === 'inSelect');
 
 /**
- * The count of a search that nothing else pins (every video the caller may see, every user):
- * from the index's matches, each joined to its row, or from the index alone when nothing else is
- * asked (it holds exactly the table's rows). As a condition (`id IN (…)`), SQLite first copied
- * every match into a temporary index, which for a word in 120,000 videos cost as much as the
- * lookups. Undefined for any other find, which counts its own where: one that pins a key counts
- * from that key's index, the match a condition, so a user's few videos are not found by walking
- * every match of a word.
+ * The count of a search: its matches walked in the index's order (rowid), each joined to its row
+ * for the find's other conditions (visibility, an owner), up to one past `exactTotal`. Below that
+ * it is the total; at it, the total is estimated from how far into the table's ids the walk got,
+ * so a word in 900,000 videos costs the same walk as one in 1,001. The keys the find pins
+ * (pinnedKeys) narrow the walk to their own matches: a user's videos are not found among every
+ * match of a word. Nothing else asked, the index alone holds exactly the table's rows. As a
+ * condition (`id IN (…)`) SQLite would first copy every match into a temporary index; the CROSS
+ * JOIN keeps the index the outer loop, never a lookup per row (an FTS5 prefix query merges its
+ * lists again at each). Undefined without a match.
  */
-function compileCount(tables: Tables, table: Table, where: Filter | undefined): { count: string; countParams: SqlValue[] } | undefined {
-  const parts = where ? required(where) : [];
+function compileCount(tables: Tables, table: Table, parts: Filter[], pinned: Pinned, text: FtsText, exactTotal: number): { count: string; countParams: SqlValue[] } | undefined {
   const match = parts.find((p): p is MatchFilter => 'match' in p && canMatch(p.match));
-  if (!match || parts.some(pins)) return undefined;
-  const countParams: SqlValue[] = [];
+  if (!match) return undefined;
   const fts = searchTable(table);
-  countParams.push(ftsQuery(match.match));
+  const countParams: SqlValue[] = [exactTotal, exactTotal, text(table, match.match, { keys: pinned.keys })];
   const rest = parts.filter((p) => p !== match);
-  if (rest.length === 0) return { count: `SELECT count(*) AS n FROM ${fts} WHERE ${fts} MATCH ?`, countParams };
-  const from = `(SELECT rowid AS rb_match FROM ${fts} WHERE ${fts} MATCH ?) AS rb_m JOIN ${table.sql} ON ${table.sql}.id = rb_m.rb_match`;
-  return { count: `SELECT count(*) AS n FROM ${from} WHERE ${compileFilter(tables, table, { and: rest }, countParams)}`, countParams };
+  const walked =
+    rest.length === 0
+      ? walkIndex(fts)
+      : `SELECT rb_m.rb_match FROM (SELECT rowid AS rb_match FROM ${fts} WHERE ${fts} MATCH ?) AS rb_m CROSS JOIN ${table.sql} ON ${table.sql}.id = rb_m.rb_match ` +
+        `WHERE ${compileFilter(tables, table, { and: rest }, countParams, keyedDialect(table, pinned, text))} ORDER BY rb_m.rb_match LIMIT ?`;
+  countParams.push(exactTotal + 1);
+  return { count: estimatedCount(table, walked), countParams };
 }
 
-/** ` WHERE …` or nothing. */
-export function compileWhere(tables: Tables, table: Table, where: Filter | undefined, params: SqlValue[], dialect = sqliteDialect): string {
-  return where ? ` WHERE ${compileFilter(tables, table, where, params, dialect)}` : '';
+/**
+ * The search keys (CollectionSchema.searchKeys) a find's where requires of one value, as FTS5
+ * terms (keyTerm), and the matches they may narrow: those the where requires too, of rows of the
+ * find's own table, where the key holds anyway.
+ */
+interface Pinned {
+  keys: string[];
+  matches: ReadonlySet<SearchQuery>;
+}
+
+function pinnedKeys(table: Table, parts: Filter[]): Pinned {
+  const keys: string[] = [];
+  const matches = new Set<SearchQuery>();
+  for (const part of parts) {
+    if ('match' in part) matches.add(part.match);
+    else if ('op' in part && part.op === 'eq' && table.searchKeys?.includes(part.field) && (typeof part.value === 'string' || typeof part.value === 'number')) {
+      const term = keyTerm(part.field, part.value);
+      if (term) keys.push(term);
+    }
+  }
+  return { keys, matches };
+}
+
+/** The keys a match of `t` narrowed to `query` is pinned to: the find's, for its own required matches. */
+const pinnedIn = (table: Table, pinned: Pinned, t: Table, query: SearchQuery): string[] => (t === table && pinned.matches.has(query) ? pinned.keys : []);
+
+/** The SQLite dialect writing a find's matches with `text`, its required ones narrowed to the keys it pins. */
+function keyedDialect(table: Table, pinned: Pinned, text: FtsText): typeof sqliteDialect {
+  return { ...sqliteDialect, match: (t, query, p) => matchRows(t, p.bind(text(t, query, { keys: pinnedIn(table, pinned, t, query) }))) };
+}
+
+/**
+ * How a find writes its FTS5 queries: with its words whole where a Vocabulary can make them so
+ * (wholeQuery), each word looked up once for the find. A prefix longer than the prefix indexes is
+ * merged in full by every statement naming it (12 ms for a word in 400,000 of a million videos,
+ * bounded count or not); its words whole cost one vocabulary read (7 ms) and then nothing.
+ */
+const textOf =
+  (words?: Vocabulary): FtsText =>
+  (t, query, scope) =>
+    (words && wholeQuery(t, query, words, scope)) ?? ftsQuery(t, query, scope);
+
+/** `words`, each word read once for one find. */
+function onceEach(words: Vocabulary): Vocabulary {
+  const known = new Map<string, readonly string[]>();
+  return (table, word, max) => {
+    const key = `${table.name}\u0000${max}\u0000${word}`;
+    return known.get(key) ?? known.set(key, words(table, word, max)).get(key)!;
+  };
 }
 
 /**

@@ -168,7 +168,7 @@ export class ReadCache {
   readonly #reads = new Map<string, readonly string[]>();
 
   constructor(
-    private readonly snapshot: ReadSnapshot,
+    readonly snapshot: ReadSnapshot,
     private readonly tables: Tables,
     private readonly own: OwnWrites,
   ) {}

@@ -8,15 +8,18 @@ import {
   type FindOptions,
   type FindResult,
   type OrderBy,
+  SEARCH_EXACT_TOTAL,
 } from '@reelbase/core';
-import { compileFilter } from './compile-filter';
+import { compileFilter, compileWhere } from './compile-filter';
 import { statementKey, type Asked, type Read, type ReadCache, type ReadPage } from './read-cache';
 import { mirroredColumns } from './sqlite-mirror';
-import { compileFind, compileWhere } from './compile-query';
+import { compileFind } from './compile-query';
+import { windowSize, type Window } from './search-walks';
 import { equalities, factsOf, type OwnWrites } from './own-writes';
 import { readKey } from './read-keys';
 import { columnValues, decodeRow, encodeText, mergePatch, toSql, toSqlId, type Body, type Row } from './row-codec';
 import type { Connection } from './sqlite-connection';
+import { vocabulary, type Vocabulary } from './sqlite-search';
 import { DOC_COLUMN, quote, type Table, type Tables } from './sqlite-schema';
 import type { BoundInsert, SqlValue } from './sqlite-types';
 
@@ -28,6 +31,7 @@ import type { BoundInsert, SqlValue } from './sqlite-types';
 export class Operations {
   /** By table, then by `rows` and whether the id is given. */
   readonly #inserts = new Map<Table, Map<string, InsertStatement>>();
+  readonly #words: Vocabulary;
 
   constructor(
     readonly conn: Connection,
@@ -36,7 +40,9 @@ export class Operations {
     private readonly cache?: ReadCache,
     /** On the writer connection: what it writes, for the read cache to forget. */
     private readonly own?: OwnWrites,
-  ) {}
+  ) {
+    this.#words = vocabulary(conn, tables, cache && (() => cache.snapshot.dataVersion()));
+  }
 
   table(collection: string): Table {
     const table = this.tables.get(collection);
@@ -157,15 +163,24 @@ export class Operations {
     const offset = checkCount('offset', options.offset) ?? 0;
     const limit = checkCount('limit', options.limit);
     const read = (): ReadPage<T> => {
-      const { rows, count, countParams } = compileFind(this.tables, table, options);
-      const { sql, params: rowParams, first } = rows(limit, offset);
+      const { rows, probed, count, countParams } = compileFind(this.tables, table, options, this.#words);
+      const { sql, params: rowParams, first, window } = rows(limit, offset);
       let bytes = 0;
+      const decode = (row: Row): T => {
+        bytes += row.doc.length;
+        return decodeRow<T>(row);
+      };
       const page = (): FindResult<T> => {
-        const found = first && this.conn.all<Row>(first.sql, first.params);
-        const items = (found?.length ? found : this.conn.all<Row>(sql, rowParams)).map((row) => {
-          bytes += row.doc.length;
-          return decodeRow<T>(row);
-        });
+        if (probed && limit !== undefined) {
+          // Counted first: past the exact bound the matches are many, and the page is found by
+          // walking the pinned rows in order (probed) rather than by reading every match.
+          const total = this.#count(count, countParams, () => asked(table, options.where));
+          const walk = total > (options.exactTotal ?? SEARCH_EXACT_TOTAL) && probed(limit, offset);
+          const walked = walk && this.conn.all<Row>(walk.sql, walk.params);
+          if (walked && walked.length === limit) return { items: walked.map(decode), total };
+        }
+        const found = (window && limit !== undefined && this.#windowPage(window, offset + limit, limit)) || (first && this.conn.all<Row>(first.sql, first.params));
+        const items = (found?.length ? found : this.conn.all<Row>(sql, rowParams)).map(decode);
         // A short page that is non-empty (or starts at 0) tells the total without counting.
         const short = limit === undefined || items.length < limit;
         const total = short && (items.length > 0 || offset === 0) ? offset + items.length : this.#count(count, countParams, () => asked(table, options.where));
@@ -188,6 +203,16 @@ export class Operations {
     };
     const found = this.cache ? this.cache.find(readKey(table.name, 'one', where, orderBy ?? null), read, () => asked(table, where)) : read().value;
     return found.items[0] ?? null;
+  }
+
+  /** A ranked search's page from its Window when the best tier's matches are many enough and fill it, else undefined. */
+  #windowPage(window: Window, need: number, limit: number): Row[] | undefined {
+    const span = this.conn.get<{ n: number | null }>(window.span)?.n ?? 0;
+    const size = windowSize(need, span, this.conn.get<{ n: number }>(window.matches.sql, window.matches.params)!.n);
+    if (size === undefined) return undefined;
+    const page = window.page(size);
+    const rows = this.conn.all<Row>(page.sql, page.params);
+    return rows.length === limit ? rows : undefined;
   }
 
   /** A list's total, which every page of the list asks again: remembered by the statement. */

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { and, contains, eq, gt, inSelect, isIn, matches, ne, not, notIn, or, RELEVANCE, schema as coreSchema, StoreConflictError, type Schema, type Store } from '@reelbase/core';
 import { openSqliteStore } from '../src/index';
 import { compileFind } from '../src/compile-query';
+import { windowBound, windowSize } from '../src/search-walks';
 import { describeSchema } from '../src/sqlite-schema';
 import type { SqliteStore } from '../src/sqlite-store';
 
@@ -284,6 +285,8 @@ describe('sqlite store: ranked search reads', () => {
       const index = 'SEARCH videos USING COVERING INDEX rb_ix_videos__id__privacy_view__user_id__plays (id=?)';
       const counted = plan({ sql: count, params: countParams });
       assert.ok(counted.includes(index), counted.join('\n'));
+      // Matches walked in id order (the bounded count's), never sorted.
+      assert.ok(!counted.some((d) => d.includes('TEMP B-TREE')), counted.join('\n'));
       const paged = plan(rows(25, 0));
       assert.ok(paged.includes(index), paged.join('\n'));
       assert.ok(!paged.some((d) => d.startsWith('SEARCH videos USING INTEGER PRIMARY KEY')), paged.join('\n'));
@@ -303,14 +306,100 @@ describe('sqlite store: ranked search reads', () => {
     try {
       const plan = ({ sql, params }: { sql: string; params: unknown[] }) =>
         (raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
-      // The index holds exactly the table's rows: no row is looked up to count them.
-      assert.deepEqual(plan({ sql: count, params: countParams }), ['SCAN rb_search_users VIRTUAL TABLE INDEX 0:M3']);
+      // The index holds exactly the table's rows: no row is looked up to count them, and the
+      // index gives its matches in id order (the bounded walk's), with no sort.
+      const counted = plan({ sql: count, params: countParams });
+      assert.ok(counted.includes('SCAN rb_search_users VIRTUAL TABLE INDEX 64:M3'), counted.join('\n'));
+      assert.ok(!counted.some((d) => d.startsWith('SEARCH users USING INTEGER PRIMARY KEY') || d.includes('TEMP B-TREE')), counted.join('\n'));
       assert.deepEqual(raw.prepare(count).get(...countParams), { n: 1 });
       const paged = plan(rows(25, 0));
       assert.ok(paged.includes('SEARCH users USING COVERING INDEX rb_ix_users__id__followers_total (id=?)'), paged.join('\n'));
     } finally {
       raw.close();
     }
+  });
+});
+
+describe('sqlite store: search plans for many matches', () => {
+  const plan = (raw: Database.Database, { sql, params }: { sql: string; params: unknown[] }) =>
+    (raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+  const tables = describeSchema(coreSchema);
+  const videos = tables.get('videos')!;
+  const order = [
+    { field: RELEVANCE, direction: 'desc' as const },
+    { field: 'plays', direction: 'desc' as const },
+  ];
+
+  /** A store of the core schema holding one video, its index words `harbour` and `harbours`, and a raw connection to it. */
+  async function withVideos(fn: (raw: Database.Database) => void): Promise<void> {
+    const path = freshPath();
+    await withStore(
+      async (store) => void (await store.insertMany('videos', [{ user_id: '5', name: 'harbour', privacy_view: 'anybody', plays: 1 }, { user_id: '6', name: 'harbours', plays: 2 }])),
+      path,
+      coreSchema,
+    );
+    const raw = new Database(path);
+    raw.exec(`CREATE VIRTUAL TABLE temp.rb_vocab_videos USING fts5vocab(main, rb_search_videos, row)`);
+    try {
+      fn(raw);
+    } finally {
+      raw.close();
+    }
+  }
+  const words = (raw: Database.Database) => (_t: unknown, word: string, max: number) =>
+    (raw.prepare(`SELECT term FROM temp.rb_vocab_videos WHERE term >= ? AND term <= ? LIMIT ?`).all(word, `${word}\u{10ffff}`, max) as { term: string }[]).map((r) => r.term);
+
+  it("counts a user's search within that user's matches, its words whole, walking the index in id order to one past the bound", async () => {
+    await withVideos((raw) => {
+      const where = and(eq('user_id', '5'), or(eq('user_id', '9'), eq('privacy_view', 'anybody')), matches('harbour -zq'));
+      const { count, countParams } = compileFind(tables, videos, { where, orderBy: [{ field: 'created_time', direction: 'desc' }], exactTotal: 7 }, words(raw));
+      assert.deepEqual(countParams.slice(0, 3), [7, 7, '(({"name" "tag_names" "description"} : (("harbour" OR "harbours"))) NOT ({"name" "tag_names" "description"} : ("zq"*))) AND {"user_id"} : "5"']);
+      assert.equal(countParams.at(-1), 8);
+      const counted = plan(raw, { sql: count, params: countParams });
+      // The index the outer loop (in id order, no sort), each match's row looked up by id in the narrow index.
+      const scan = counted.indexOf('SCAN rb_search_videos VIRTUAL TABLE INDEX 64:M4');
+      assert.ok(scan >= 0 && counted[scan + 1] === 'SEARCH videos USING COVERING INDEX rb_ix_videos__id__privacy_view__user_id__plays (id=?)', counted.join('\n'));
+      assert.ok(!counted.some((d) => d.includes('TEMP B-TREE')), counted.join('\n'));
+      assert.deepEqual(raw.prepare(count).get(...countParams), { n: 1 });
+    });
+  });
+
+  it("walks a user's rows in the list's order, looking each one's words up by id, for a page of many matches", async () => {
+    await withVideos((raw) => {
+      const where = and(eq('user_id', '5'), matches('harbour'));
+      const probed = compileFind(tables, videos, { where, orderBy: [{ field: 'created_time', direction: 'desc' }] }, words(raw)).probed!(25, 0)!;
+      assert.match(probed.sql, /EXISTS \(SELECT 1 FROM "rb_search_videos" WHERE "rb_search_videos" MATCH \? AND rowid = "videos"\.id\)/);
+      assert.deepEqual(probed.params, ['5', 500, '{"name" "tag_names" "description"} : (("harbour" OR "harbours"))', 25, 0]);
+      // The user's rows in date order from its index, at most 500; only the page's rows are sorted.
+      const walked = plan(raw, probed);
+      assert.deepEqual(walked.slice(0, 3), ['CO-ROUTINE p', 'CO-ROUTINE videos', 'SEARCH videos USING INDEX rb_ix_videos__user_id__created_time_desc (user_id=?)'], walked.join('\n'));
+      assert.deepEqual(walked.filter((d) => d.includes('TEMP B-TREE')), ['USE TEMP B-TREE FOR ORDER BY'], walked.join('\n'));
+      assert.equal(walked.at(-1), 'USE TEMP B-TREE FOR ORDER BY');
+      assert.equal(compileFind(tables, videos, { where, orderBy: [{ field: 'created_time', direction: 'desc' }] }, words(raw)).probed!(10, 40)!.params[1], 1000);
+      // Ranked, or unpinned, a search is never walked row by row.
+      assert.equal(compileFind(tables, videos, { where: matches('harbour'), orderBy: [{ field: 'created_time', direction: 'desc' }] }, words(raw)).probed, undefined);
+      assert.equal(compileFind(tables, videos, { where, orderBy: order }, words(raw)).probed, undefined);
+    });
+  });
+
+  it("pages a common word's best matches from a window of the most played videos, read from its own index", async () => {
+    await withVideos((raw) => {
+      const where = and(or(eq('user_id', '9'), eq('privacy_view', 'anybody')), matches('harbour'));
+      const { window } = compileFind(tables, videos, { where, orderBy: order }, words(raw)).rows(25, 0);
+      assert.ok(window);
+      const paged = plan(raw, window.page(800));
+      assert.ok(paged.includes('SCAN videos USING INDEX rbwin_videos'), paged.join('\n'));
+      assert.ok(paged.includes('CO-ROUTINE videos'), paged.join('\n'));
+      // No other statement orders by the window index's expressions: a list by plays never walks it.
+      const byPlays = compileFind(tables, videos, { where: eq('privacy_view', 'anybody'), orderBy: [{ field: 'plays', direction: 'desc' }] }).rows(25, 0);
+      assert.ok(!plan(raw, byPlays).some((d) => d.includes('rbwin_videos')));
+      // Worth it from matches² ≥ 12 · need · span: 25 rows of a million ids from 17,321 matches, walking twice the rows expected.
+      assert.equal(windowBound(25, 1_000_000), 17_321);
+      assert.equal(windowSize(25, 1_000_000, 17_320), undefined);
+      assert.equal(windowSize(25, 1_000_000, 62_500), 800);
+      assert.equal(windowSize(5, 100, 100), 10);
+      assert.deepEqual(raw.prepare(window.matches.sql).get(...window.matches.params), { n: 2 });
+    });
   });
 });
 

@@ -1,14 +1,16 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { and, eq, matches, RELEVANCE, type Doc, type OrderBy, type Schema, type Store } from '@reelbase/core';
+import { and, eq, matches, RELEVANCE, type Doc, type FindOptions, type OrderBy, type Schema, type Store } from '@reelbase/core';
 import type { StoreTestDriver } from './driver';
 
-/** A searchable collection: title weighs most, then labels, then body. */
+/** A searchable collection: title weighs most, then labels, then body; searches are often one owner's, and relevance ties go to plays. */
 const searchSchema: Schema = {
   clips: {
     id: 'auto',
     fields: { title: 'text', labels: 'text', body: 'text', owner: 'string', plays: 'integer' },
     search: [['title'], ['labels'], ['body']],
+    searchKeys: ['owner'],
+    searchTies: 'plays',
   },
 };
 
@@ -67,6 +69,19 @@ export function searchTests(driver: StoreTestDriver): void {
         const result = await store.find('clips', { where: matches(query), orderBy: [{ field: RELEVANCE, direction: 'desc' }], limit: 5 });
         assert.deepEqual(result, { items: [], total: 0 }, query);
       }
+    });
+
+    it('never matches a typed word to a search key: "b" finds words beginning b, not owner b', async () => {
+      assert.deepEqual(await found('b'), ['3', '5', '6', '7']);
+      assert.deepEqual(ids((await store.find('clips', { where: and(eq('owner', 'b'), matches('b')) })).items), ['3', '6']);
+    });
+
+    it('counts a search exactly up to exactTotal, past it more than that, and any other find exactly', async () => {
+      assert.equal((await store.find('clips', { where: matches('doc'), limit: 1, exactTotal: 3 })).total, 3);
+      assert.ok((await store.find('clips', { where: matches('doc'), limit: 1, exactTotal: 2 })).total > 2);
+      assert.equal((await store.find('clips', { where: and(eq('owner', 'b'), matches('doc')), limit: 1, exactTotal: 2 })).total, 2);
+      assert.equal((await store.find('clips', { where: eq('owner', 'a'), limit: 1, exactTotal: 2 })).total, 4);
+      assert.equal(await store.count('clips', matches('doc')), 3);
     });
 
     it('combines with other conditions, and counts only what both hold', async () => {
@@ -190,10 +205,66 @@ export function searchTests(driver: StoreTestDriver): void {
       });
     });
 
+    describe('many matches', () => {
+      // Enough rows that the SQLite driver pages a common word's best matches from the most
+      // played rows and walks one owner's rows probing each (docs/search.md): every driver must
+      // answer what ordering every match answers.
+      const many = Array.from({ length: 400 }, (_, i) => ({
+        title: i % 4 ? `Harbour ${i}` : `Quay ${i}`,
+        labels: i % 5 ? 'boats' : 'harbours',
+        body: i % 7 ? 'calm water' : `anchor${i % 40} harbour`,
+        owner: i % 2 ? 'a' : 'b',
+        plays: (i * 7919) % 101,
+      }));
+      let first = 0;
+      beforeEach(async () => {
+        first = Number((await store.insertMany('clips', many))[0]);
+      });
+      const relevance = [{ field: RELEVANCE, direction: 'desc' as const }, { field: 'plays', direction: 'desc' as const }];
+      const byPlays = [{ field: 'plays', direction: 'desc' as const }];
+      type Clip = (typeof many)[number];
+      /** The ids of the clips (the first seven and `many`) `test` holds, in `score` then plays then id order. */
+      const expected = (test: (c: Clip) => boolean, score: (c: Clip) => number = () => 0) =>
+        [...clips.map((c, i) => ({ c, id: i + 1 })), ...many.map((c, i) => ({ c, id: first + i }))]
+          .filter(({ c }) => test(c))
+          .sort((x, y) => score(y.c) - score(x.c) || y.c.plays - x.c.plays || x.id - y.id)
+          .map(({ id }) => String(id));
+      const harbour = (c: Clip) => /harbour/i.test(`${c.title} ${c.labels} ${c.body}`);
+      const tier = (c: Clip) => (/harbour/i.test(c.title) ? 10 : /harbour/.test(c.labels) ? 4 : 1);
+      const page = async (options: FindOptions, limit: number, offset: number) => (await store.find('clips', { ...options, limit, offset })).items.map((d) => d.id);
+
+      it('pages a common word by relevance as from every match', async () => {
+        const all = expected(harbour, tier);
+        for (const [limit, offset] of [[5, 0], [5, 5], [10, 290], [25, 300], [3, 1]]) {
+          assert.deepEqual(await page({ where: matches('harbour'), orderBy: relevance }, limit, offset), all.slice(offset, offset + limit), `${limit} from ${offset}`);
+        }
+        assert.deepEqual(await page({ where: matches('harbour -quay'), orderBy: relevance }, 5, 0), all.slice(0, 5));
+        assert.deepEqual(await page({ where: and(matches('harbour'), eq('plays', 100)), orderBy: relevance }, 5, 0), expected((c) => harbour(c) && c.plays === 100, tier).slice(0, 5));
+      });
+
+      it("pages one owner's matches in another order as from every match, counted exactly up to exactTotal", async () => {
+        const mine = expected((c) => harbour(c) && c.owner === 'a');
+        const where = and(eq('owner', 'a'), matches('harbour'));
+        for (const [limit, offset] of [[5, 0], [7, 3], [25, 140]]) {
+          const result = await store.find('clips', { where, orderBy: byPlays, limit, offset, exactTotal: 10 });
+          assert.deepEqual(result.items.map((d) => d.id), mine.slice(offset, offset + limit), `${limit} from ${offset}`);
+          assert.ok(result.total > 10);
+        }
+        assert.equal((await store.find('clips', { where, orderBy: byPlays, limit: 5 })).total, mine.length);
+      });
+
+      it('finds a word beginning many others as a prefix all the same', async () => {
+        // "anchor" begins forty words here, more than the SQLite driver looks up whole.
+        const anchored = expected((c) => c.body.startsWith('anchor'));
+        assert.deepEqual(await page({ where: matches('anchor'), orderBy: byPlays }, 100, 0), anchored);
+        assert.deepEqual(await page({ where: and(eq('owner', 'b'), matches('anchor')), orderBy: byPlays, exactTotal: 5 }, 100, 0), expected((c) => c.body.startsWith('anchor') && c.owner === 'b'));
+      });
+    });
+
     const { reopen } = driver;
     if (reopen) it('finds what a store held before it was searchable, once reopened with search declared (an upgrade)', async () => {
       await store.close();
-      const { search: _search, ...plain } = searchSchema.clips;
+      const { search: _search, searchKeys: _keys, searchTies: _ties, ...plain } = searchSchema.clips;
       const before = await driver.open({ clips: plain });
       await before.insertMany('clips', clips);
       await before.close();

@@ -1,6 +1,6 @@
 import { boolean, enums, integer, max, min, optional, size, string } from 'superstruct';
 import type { AnyStruct } from './params';
-import { RELEVANCE } from '../store/search';
+import { RELEVANCE, SEARCH_WINDOW } from '../store/search';
 import type { OrderBy } from '../store/store';
 import { invalidField } from './errors';
 import type { Context, Reply } from './operation';
@@ -48,10 +48,17 @@ export interface Page {
   limit: number;
 }
 
+/** Whether a list's parameters ask for a search (a `query` with a word in it); some lists take none. */
+const searching = (params: ListParams | undefined): boolean => typeof params?.query === 'string' && params.query.trim() !== '';
+
 export function pageOf(params: ListParams): Page {
   const page = params.page ?? 1;
   const perPage = params.per_page ?? 25;
-  return { page, perPage, offset: (page - 1) * perPage, limit: perPage };
+  const offset = (page - 1) * perPage;
+  if (offset >= SEARCH_WINDOW && searching(params)) {
+    throw invalidField('page', `is past the first ${SEARCH_WINDOW} results, which are all a search answers: narrow the query instead`);
+  }
+  return { page, perPage, offset, limit: perPage };
 }
 
 /** `filter=embeddable` needs `filter_embeddable` (SPEC.md request convention 7). */
@@ -100,7 +107,8 @@ export function listReply(
     const since = Date.parse(ctx.request.headers['if-modified-since'] ?? '');
     if (!Number.isNaN(since) && modified <= Math.floor(since / 1000)) return { status: 304, headers };
   }
-  const last = Math.max(1, Math.ceil(total / page.perPage));
+  const pages = Math.ceil(total / page.perPage);
+  const last = Math.max(1, searching(ctx.params as ListParams | undefined) ? Math.min(pages, Math.ceil(SEARCH_WINDOW / page.perPage)) : pages);
   const link = (n: number): string => {
     const q = new URLSearchParams(ctx.request.search);
     q.set('page', String(n));

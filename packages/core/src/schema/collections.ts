@@ -54,6 +54,10 @@ export const schema: Schema = {
     // `tag_names`: the video's tags as one text (VideoRecord), so its search index holds them.
     fields: { ...videoFields, tag_names: 'text' },
     search: [['name'], ['tag_names'], ['description']],
+    // A user's videos searched: the index walks that user's matches alone.
+    searchKeys: ['user_id'],
+    // `sort=relevant` breaks ties by plays (video-search.ts).
+    searchTies: 'plays',
     // A user's videos in each sort. Ties go to the lowest id in both directions (the Store
     // contract), so a sort that is descending by default needs a descending key to be read in
     // index order instead of sorted.

@@ -38,6 +38,18 @@ export interface CollectionSchema {
    * as every write, and answer `match` conditions and RELEVANCE from that index. `auto` ids only.
    */
   search?: readonly (readonly string[])[];
+  /**
+   * With `search`: `string` fields a search is often narrowed to one value of (a user's videos).
+   * A driver may keep them in its search index beside the words, so a search narrowed to one
+   * value walks only that value's matches; they are never matched by the words a person types.
+   */
+  searchKeys?: readonly string[];
+  /**
+   * With `search`: the numeric field `sort=relevant` breaks ties by, descending (`plays` for
+   * videos). A driver may keep the rows in that order, apart from every other index, to find a
+   * common word's best matches among the first rows rather than order every match.
+   */
+  searchTies?: string;
 }
 
 export interface Mirror {

@@ -38,6 +38,21 @@ export interface MatchFilter {
  */
 export const RELEVANCE = '$relevance';
 
+/**
+ * A search's `total` is exact up to this many matches (FindOptions.exactTotal); past it, a driver
+ * may answer an estimate, always more than this. An exact count looks up every match for the
+ * caller's visibility: for a word in a tenth of a million videos that pass cost more than the
+ * whole request may (docs/search.md), and search engines stop counting exactly at some bound too.
+ */
+export const SEARCH_EXACT_TOTAL = 1000;
+
+/**
+ * A search answers its first this many results: a page starting past them is refused (400 naming
+ * `page`), and `paging.last` stops at the last page within them. A deep page of a ranked search
+ * scores and sorts every match; nobody reads a search's ten-thousandth result.
+ */
+export const SEARCH_WINDOW = 10_000;
+
 /** Terms past this many are dropped: each costs an index lookup. */
 const MAX_TERMS = 16;
 /** Words are cut to this many characters. */

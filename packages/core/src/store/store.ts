@@ -45,11 +45,16 @@ export interface FindOptions {
   orderBy?: OrderBy[];
   offset?: number;
   limit?: number;
+  /**
+   * With a `match` condition in `where`, `total` is exact when it is at most this many (default
+   * SEARCH_EXACT_TOTAL); past it a driver may answer an estimate, never this many or fewer.
+   */
+  exactTotal?: number;
 }
 
 export interface FindResult<T extends Doc = Doc> {
   items: T[];
-  /** Number of matching documents ignoring offset and limit. */
+  /** Number of matching documents ignoring offset and limit (a search's may be estimated: FindOptions.exactTotal). */
   total: number;
 }
 

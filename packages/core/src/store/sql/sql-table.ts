@@ -14,6 +14,10 @@ export interface SqlTable {
   mirror?: Mirror;
   /** Full-text search tiers (CollectionSchema.search), heaviest first. */
   search?: readonly (readonly string[])[];
+  /** Fields the search index keeps beside the words (CollectionSchema.searchKeys). */
+  searchKeys?: readonly string[];
+  /** The numeric field relevance breaks ties by, descending (CollectionSchema.searchTies). */
+  searchTies?: string;
 }
 
 export type SqlTables = ReadonlyMap<string, SqlTable>;
@@ -77,9 +81,10 @@ export function describeTables(schema: Schema, reserved: readonly string[], driv
     for (const field of collection.unindexed ?? []) {
       if (!(field in fields)) throw new Error(`collection ${name}: unindexed names undeclared field ${field}`);
     }
-    const { mirror, search } = collection;
+    const { mirror, search, searchKeys, searchTies } = collection;
     if (mirror) checkMirror(schema, name, mirror);
     if (search) checkSearch(name, collection, search);
+    if (searchKeys || searchTies) checkSearchExtras(name, collection);
     const mirrored = new Set(Object.keys(mirror?.fields ?? {}));
     tables.set(name, {
       name,
@@ -90,6 +95,8 @@ export function describeTables(schema: Schema, reserved: readonly string[], driv
       unique: collection.unique ?? [],
       ...(mirror ? { mirror } : {}),
       ...(search ? { search } : {}),
+      ...(searchKeys?.length ? { searchKeys } : {}),
+      ...(searchTies ? { searchTies } : {}),
     });
   }
   return tables;
@@ -110,6 +117,17 @@ function checkSearch(name: string, collection: CollectionSchema, search: readonl
   if (search.length === 0 || search.length > 4 || search.some((tier) => tier.length === 0)) throw new Error(`collection ${name}: search takes one to four non-empty tiers`);
   for (const field of search.flat()) {
     if (collection.fields[field] !== 'text') throw new Error(`collection ${name}: search field ${field} is not a declared text field`);
+  }
+}
+
+function checkSearchExtras(name: string, collection: CollectionSchema): void {
+  if (!collection.search) throw new Error(`collection ${name}: searchKeys and searchTies need search`);
+  for (const field of collection.searchKeys ?? []) {
+    if (collection.fields[field] !== 'string') throw new Error(`collection ${name}: search key ${field} is not a declared string field`);
+  }
+  const ties = collection.searchTies;
+  if (ties !== undefined && collection.fields[ties] !== 'integer' && collection.fields[ties] !== 'number') {
+    throw new Error(`collection ${name}: searchTies ${ties} is not a declared numeric field`);
   }
 }
 

@@ -1,0 +1,137 @@
+import type { Filter, FindOptions, MatchFilter, SearchQuery } from '@reelbase/core';
+import { canMatch } from '@reelbase/core';
+import type { SqlParams } from '@reelbase/core/sql';
+import { compileFilter, compileWhere, sqliteDialect } from './compile-filter';
+import type { Statement } from './compile-query';
+import { DOC_COLUMN, quote, type Table, type Tables } from './sqlite-schema';
+import { firstTier, searchTable, wholeQuery, windowOrder, type Vocabulary } from './sqlite-search';
+import type { SqlValue } from './sqlite-types';
+
+/**
+ * How the SQLite driver reads a search of many matches without reading every match: counts that
+ * stop at a bound and estimate past it, and pages walked from rows already in the list's order,
+ * each row's words looked up by its id (docs/search.md, "How each store keeps its index").
+ */
+
+/** An index's matches in id order, up to a bound: the `walked` of estimatedCount. */
+export const walkIndex = (fts: string): string => `SELECT rowid AS rb_match FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rowid LIMIT ?`;
+
+/**
+ * The count of the ids `walked` reads (as rb_match, ascending, to one past a bound): exact up to
+ * the bound, and past it extrapolated from the share of the table's ids the walk covered. Binds
+ * the bound twice, then `walked`'s values (its bound + 1 last).
+ */
+export function estimatedCount(table: Table, walked: string): string {
+  const ends = `(SELECT min(id) FROM ${table.sql}) AS rb_lo, (SELECT max(id) FROM ${table.sql}) AS rb_hi`;
+  const estimate = `max(? + 1, CAST(rb_n * (rb_hi - rb_lo + 1.0) / (rb_last - rb_lo + 1) AS INTEGER))`;
+  return `SELECT CASE WHEN rb_n <= ? THEN rb_n ELSE ${estimate} END AS n FROM (SELECT count(*) AS rb_n, max(rb_match) AS rb_last, ${ends} FROM (${walked}))`;
+}
+
+/**
+ * The page of a ranked search from a window: the rows first in its order's tie-break (the most
+ * played videos, from an index), walked in that order until the best tier's rows fill the page.
+ * Every row after them ranks lower, so the page is the same as from every match: a common word's
+ * best page is found among a few hundred rows instead of by ordering 60,000 matches.
+ */
+export interface Window {
+  /** How many rows the best tier holds: exact up to WINDOW_COUNTED, estimated past it. */
+  matches: Statement;
+  /** The table's id span, max − min + 1 (null when empty): what a window is a share of. */
+  span: string;
+  /** The page from the first `size` rows in the order: the page when it has `limit` rows. */
+  page(size: number): Statement;
+}
+
+/**
+ * A walked row costs a lookup and a one-row probe of the index, about twelve times what ordering
+ * one match costs (6 µs against 0.5 µs at a million videos), and the walk reads need · span /
+ * matches rows: so a window is worth it from matches² ≥ 12 · need · span on. It is cut at twice
+ * the rows expected to fill the page, past which ordering the matches is cheaper anyway.
+ */
+const WINDOW_ROW_COST = 12;
+const WINDOW_SLACK = 2;
+/**
+ * A tier's matches are counted up to this many and estimated past it: choosing a window needs
+ * the tier's size, not its exact count, and counting to windowBound (17,321 at a million) cost
+ * 4 ms of each common word's search.
+ */
+const WINDOW_COUNTED = 1000;
+
+/** The count of best-tier matches from which a window is worth walking. */
+export const windowBound = (need: number, span: number): number => Math.ceil(Math.sqrt(WINDOW_ROW_COST * need * span));
+
+/** The rows a window may walk for `need` rows of a tier with `matches` in a table of `span` ids, or undefined when ordering the matches is cheaper. */
+export function windowSize(need: number, span: number, matches: number): number | undefined {
+  if (matches < windowBound(need, span)) return undefined;
+  return Math.max(need * WINDOW_SLACK, Math.ceil((WINDOW_SLACK * need * span) / matches));
+}
+
+/**
+ * The Window of an unpinned ranked search whose tie-break is its table's `searchTies` (plays, for
+ * videos), its page the columns `selected` (bestScored's) read through `document`: the best tier
+ * looked up row by row (wholeQuery), or undefined when a word cannot be.
+ */
+export function bestWindow(
+  tables: Tables,
+  table: Table,
+  options: FindOptions,
+  ranked: SearchQuery,
+  selected: string,
+  words: Vocabulary,
+  document: (page: string) => string,
+): ((limit: number, offset: number) => Window) | undefined {
+  const tier = firstTier(table)!;
+  const ties = (options.orderBy ?? []).slice(1);
+  // Read in the window index's order (windowOrder); any other would sort the table.
+  const served = ties.length === 1 && ties[0].field === table.searchTies && ties[0].direction === 'desc';
+  const probe = served ? wholeQuery(table, ranked, words, { columns: tier }) : undefined;
+  if (probe === undefined) return undefined;
+  const fts = searchTable(table);
+  const whereParams: SqlValue[] = [];
+  const probing = {
+    ...sqliteDialect,
+    match: (t: Table, query: SearchQuery, p: SqlParams<SqlValue>) =>
+      t === table && query === ranked ? `EXISTS (SELECT 1 FROM ${fts} WHERE ${fts} MATCH ${p.bind(probe)} AND rowid = ${table.sql}.id)` : sqliteDialect.match(t, query, p),
+  };
+  const where = compileFilter(tables, table, options.where!, whereParams, probing);
+  // The window's order is the find's here: the tier scores one value.
+  const select = walkedPage(table, selected, ` ORDER BY ${windowOrder(table)}`, where);
+  return (limit, offset) => ({
+    matches: { sql: estimatedCount(table, walkIndex(fts)), params: [WINDOW_COUNTED, WINDOW_COUNTED, probe, WINDOW_COUNTED + 1] },
+    // Apart, each of min and max is one index step; together SQLite reads the whole table.
+    span: `SELECT (SELECT max(id) FROM ${table.sql}) - (SELECT min(id) FROM ${table.sql}) + 1 AS n`,
+    page: (size) => ({ sql: document(select), params: [size, ...whereParams, limit, offset] }),
+  });
+}
+
+/** A pinned walk reads at most this many rows for each row of its page: it pays where one row in twenty matches or more. */
+const PROBED_ROWS_PER_ROW = 20;
+
+/**
+ * CompiledFind.probed: the rows the find's other conditions pin, in its order, each kept when the
+ * index finds the match's words under its id (whole words), up to PROBED_ROWS_PER_ROW rows a page
+ * row; undefined when a word cannot be whole.
+ */
+export function probedPage(tables: Tables, table: Table, parts: Filter[], orderBy: string, words: Vocabulary, limit: number, offset: number): Statement | undefined {
+  const match = parts.find((p): p is MatchFilter => 'match' in p && canMatch(p.match));
+  const text = match && wholeQuery(table, match.match, words);
+  if (text === undefined) return undefined;
+  const params: SqlValue[] = [];
+  const pinned = `${compileWhere(tables, table, { and: parts.filter((p) => p !== match) }, params)} ORDER BY ${orderBy}`;
+  params.push(PROBED_ROWS_PER_ROW * (offset + limit), text, limit, offset);
+  const fts = searchTable(table);
+  const page = walkedPage(table, '*', pinned, `EXISTS (SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? AND rowid = ${table.sql}.id)`);
+  return { sql: `SELECT id, (SELECT ${DOC_COLUMN} FROM ${table.sql} AS d WHERE d.id = p.id) AS ${DOC_COLUMN} FROM (${page}) AS p ORDER BY ${orderBy}`, params };
+}
+
+/**
+ * A page walked from the rows `from` gives of `table` (its WHERE and ORDER BY), at most a bound
+ * number of them (bound after `from`'s values), each kept when `where` holds (then its values,
+ * then the page's limit and offset). The rows are under the table's own name, so `where` reads
+ * them as the table's, and come in `from`'s order: the walk stops at the page's last row, and
+ * the caller orders those few.
+ */
+function walkedPage(table: Table, select: string, from: string, where: string): string {
+  const columns = ['id', ...Object.keys(table.fields)].map(quote).join(', ');
+  return `SELECT ${select} FROM (SELECT ${columns} FROM ${table.sql}${from} LIMIT ?) AS ${table.sql} WHERE ${where} LIMIT ? OFFSET ?`;
+}
