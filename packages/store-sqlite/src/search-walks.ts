@@ -1,6 +1,6 @@
 import type { Filter, FindOptions, MatchFilter, SearchQuery } from '@reelbase/core';
 import { canMatch } from '@reelbase/core';
-import type { SqlParams } from '@reelbase/core/sql';
+import { searchColumns, type SqlParams } from '@reelbase/core/sql';
 import { compileFilter, compileWhere, sqliteDialect } from './compile-filter';
 import type { Statement } from './compile-query';
 import { DOC_COLUMN, quote, type Table, type Tables } from './sqlite-schema';
@@ -91,7 +91,7 @@ export function bestWindow(
   const probing = {
     ...sqliteDialect,
     match: (t: Table, query: SearchQuery, p: SqlParams<SqlValue>) =>
-      t === table && query === ranked ? `EXISTS (SELECT 1 FROM ${fts} WHERE ${fts} MATCH ${p.bind(probe)} AND rowid = ${table.sql}.id)` : sqliteDialect.match(t, query, p),
+      t === table && query === ranked ? `${prefilter(tier, query, (w) => p.bind(w))} AND ${lookedUp(table, p.bind(probe))}` : sqliteDialect.match(t, query, p),
   };
   const where = compileFilter(tables, table, options.where!, whereParams, probing);
   // The window's order is the find's here: the tier scores one value.
@@ -115,13 +115,32 @@ const PROBED_ROWS_PER_ROW = 20;
 export function probedPage(tables: Tables, table: Table, parts: Filter[], orderBy: string, words: Vocabulary, limit: number, offset: number): Statement | undefined {
   const match = parts.find((p): p is MatchFilter => 'match' in p && canMatch(p.match));
   const text = match && wholeQuery(table, match.match, words);
-  if (text === undefined) return undefined;
+  if (!match || text === undefined) return undefined;
   const params: SqlValue[] = [];
   const pinned = `${compileWhere(tables, table, { and: parts.filter((p) => p !== match) }, params)} ORDER BY ${orderBy}`;
-  params.push(PROBED_ROWS_PER_ROW * (offset + limit), text, limit, offset);
-  const fts = searchTable(table);
-  const page = walkedPage(table, '*', pinned, `EXISTS (SELECT 1 FROM ${fts} WHERE ${fts} MATCH ? AND rowid = ${table.sql}.id)`);
+  params.push(PROBED_ROWS_PER_ROW * (offset + limit));
+  const bind = (value: string) => (params.push(value), '?');
+  const where = `${prefilter(searchColumns(table).map(({ field }) => field), match.match, bind)} AND ${lookedUp(table, bind(text))}`;
+  params.push(limit, offset);
+  const page = walkedPage(table, '*', pinned, where);
   return { sql: `SELECT id, (SELECT ${DOC_COLUMN} FROM ${table.sql} AS d WHERE d.id = p.id) AS ${DOC_COLUMN} FROM (${page}) AS p ORDER BY ${orderBy}`, params };
+}
+
+/** The walked row is among the matches of the (bound) FTS5 query `text`: 2–11 µs a row at a million videos. */
+const lookedUp = (table: Table, text: string): string =>
+  `EXISTS (SELECT 1 FROM ${searchTable(table)} WHERE ${searchTable(table)} MATCH ${text} AND rowid = ${table.sql}.id)`;
+
+/**
+ * A condition every row matching `query`'s wanted words in `columns` meets, tested before the
+ * index is asked (lookedUp), for a few tenths of a µs: each word is in the lowercased text. It
+ * only speaks for printable ASCII, which the index folds as lower() does (case alone): a row
+ * with any other character, or a word with one, is left to the index.
+ */
+function prefilter(columns: readonly string[], query: SearchQuery, bind: (value: string) => string): string {
+  const text = columns.map((c) => `coalesce(${quote(c)}, '')`).join(` || ' ' || `);
+  const words = query.terms.filter((t) => !t.exclude).flatMap((t) => t.words.filter((w) => /^[ -~]+$/.test(w)));
+  if (words.length === 0) return 'TRUE';
+  return `(${text} GLOB '*[^ -~]*' OR (${words.map((w) => `instr(lower(${text}), ${bind(w)}) > 0`).join(' AND ')}))`;
 }
 
 /**

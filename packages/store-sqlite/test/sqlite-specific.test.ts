@@ -369,7 +369,8 @@ describe('sqlite store: search plans for many matches', () => {
       const where = and(eq('user_id', '5'), matches('harbour'));
       const probed = compileFind(tables, videos, { where, orderBy: [{ field: 'created_time', direction: 'desc' }] }, words(raw)).probed!(25, 0)!;
       assert.match(probed.sql, /EXISTS \(SELECT 1 FROM "rb_search_videos" WHERE "rb_search_videos" MATCH \? AND rowid = "videos"\.id\)/);
-      assert.deepEqual(probed.params, ['5', 500, '{"name" "tag_names" "description"} : (("harbour" OR "harbours"))', 25, 0]);
+      // The walk bound, the word for the text's cheap test, then the index's query.
+      assert.deepEqual(probed.params, ['5', 500, 'harbour', '{"name" "tag_names" "description"} : (("harbour" OR "harbours"))', 25, 0]);
       // The user's rows in date order from its index, at most 500; only the page's rows are sorted.
       const walked = plan(raw, probed);
       assert.deepEqual(walked.slice(0, 3), ['CO-ROUTINE p', 'CO-ROUTINE videos', 'SEARCH videos USING INDEX rb_ix_videos__user_id__created_time_desc (user_id=?)'], walked.join('\n'));
