@@ -133,14 +133,14 @@ const lookedUp = (table: Table, text: string): string =>
 /**
  * A condition every row matching `query`'s wanted words in `columns` meets, tested before the
  * index is asked (lookedUp), for a few tenths of a µs: each word is in the lowercased text. It
- * only speaks for printable ASCII, which the index folds as lower() does (case alone): a row
- * with any other character, or a word with one, is left to the index.
+ * only speaks for ASCII text (printable, tabs and line breaks), which the index folds as lower()
+ * does (case alone): a row with any other character, or a word with one, is left to the index.
  */
 function prefilter(columns: readonly string[], query: SearchQuery, bind: (value: string) => string): string {
   const text = columns.map((c) => `coalesce(${quote(c)}, '')`).join(` || ' ' || `);
   const words = query.terms.filter((t) => !t.exclude).flatMap((t) => t.words.filter((w) => /^[ -~]+$/.test(w)));
   if (words.length === 0) return 'TRUE';
-  return `(${text} GLOB '*[^ -~]*' OR (${words.map((w) => `instr(lower(${text}), ${bind(w)}) > 0`).join(' AND ')}))`;
+  return `(${text} GLOB '*[^\t\n\r -~]*' OR (${words.map((w) => `instr(lower(${text}), ${bind(w)}) > 0`).join(' AND ')}))`;
 }
 
 /**
