@@ -52,7 +52,6 @@ export { webhookKind, type DeliveryPayload, type WebhookRecord } from './domain/
 export type { JobRecord } from './jobs/job-records';
 export { uploadFormPage } from './uploads/form-page';
 export type { RenditionSet, VideoFile } from './records';
-export { isPrivateAddress } from './uploads/addresses';
 export { seedPopulation, type PopulationSummary, type SeedContext, type Busiest } from './population/seed-population';
 export { populationOptions, maxTagVocabulary, type PopulationOptions } from './population/options';
 export { createApp, deleteApp, AppInputError, type NewApp } from './domain/identity/apps';

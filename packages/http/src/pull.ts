@@ -1,6 +1,5 @@
-import { Readable } from 'node:stream';
 import { ApiError, failUpload, finishUpload, newBlobKey, openUpload, type BlobStore, type MediaTools, type Service } from '@reelbase/core';
-import { refusedUrl } from './public-address';
+import { Outbound } from './outbound';
 import type { UploadSlots } from './upload-slots';
 
 class PullError extends Error {}
@@ -16,17 +15,20 @@ export async function runPull(service: Service, blobs: BlobStore, media: MediaTo
   const release = await slots.take();
   try {
     const open = await openUpload(service, task.upload);
-    const url = new URL(task.link);
-    const refused = await refusedUrl(url, service.config.pullAllowPrivate);
-    if (refused) throw new PullError(refused);
-    const res = await fetch(url, { redirect: 'error', signal: AbortSignal.timeout(service.config.pullTimeoutMs) }).catch((e: Error) => {
+    const outbound = new Outbound({ allowPrivate: service.config.pullAllowPrivate, lookup: service.config.outboundLookup });
+    const body = await outbound.request(new URL(task.link), { signal: AbortSignal.timeout(service.config.pullTimeoutMs) }).catch((e: Error) => {
       throw new PullError(`fetching the link failed: ${e.message}`);
     });
-    if (res.status !== 200 || !res.body) throw new PullError(`the link answered ${res.status}`);
+    if (body.statusCode !== 200) {
+      body.destroy();
+      throw new PullError(`the link answered ${body.statusCode}`);
+    }
     const cap = open.maxBytes;
-    const declared = Number(res.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > cap) throw new PullError(`the file is larger than ${cap} bytes`);
-    const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
+    const declared = Number(body.headers['content-length']);
+    if (Number.isFinite(declared) && declared > cap) {
+      body.destroy();
+      throw new PullError(`the file is larger than ${cap} bytes`);
+    }
     async function* capped(): AsyncIterable<Uint8Array> {
       let seen = 0;
       for await (const chunk of body as AsyncIterable<Uint8Array>) {

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { markDone, stillHeld, type DeliveryPayload, type JobHandler, type Service, type WebhookRecord } from '@reelbase/core';
-import { refusedUrl } from './public-address';
+import { Outbound } from './outbound';
 
 /** How long a receiver has to answer a delivery. */
 const timeoutMs = 10_000;
@@ -15,18 +15,15 @@ export const signatureOf = (secret: string, body: string): string => `sha256=${c
  */
 export function webhookHandler(service: Service): JobHandler {
   const { store } = service;
+  const outbound = new Outbound({ allowPrivate: service.config.webhookAllowPrivate, lookup: service.config.outboundLookup });
   return {
     async run(job, { worker, signal }) {
       const { webhook, event } = job.payload as DeliveryPayload;
       const hook = await store.get<WebhookRecord>('webhooks', webhook);
       if (hook) {
-        const url = new URL(hook.url);
-        const refused = await refusedUrl(url, service.config.webhookAllowPrivate);
-        if (refused) throw new Error(refused);
         const body = JSON.stringify(event);
-        const res = await fetch(url, {
+        const res = await outbound.request(new URL(hook.url), {
           method: 'POST',
-          redirect: 'error',
           body,
           signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
           headers: {
@@ -37,8 +34,9 @@ export function webhookHandler(service: Service): JobHandler {
             'Reelbase-Signature': signatureOf(hook.secret, body),
           },
         });
-        await res.body?.cancel();
-        if (res.status < 200 || res.status > 299) throw new Error(`the receiver answered ${res.status}`);
+        res.destroy();
+        const status = res.statusCode ?? 0;
+        if (status < 200 || status > 299) throw new Error(`the receiver answered ${status}`);
       }
       await store.transaction(async (tx) => {
         if (await stillHeld(tx, job, worker)) await markDone(tx, job, service.now());

@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import type { JobRetention } from '../jobs/prune-jobs';
 
 /** Service settings; every field has a default so `createService({ store })` just works. */
@@ -24,6 +25,8 @@ export interface ServiceConfig {
   pullAllowPrivate: boolean;
   /** Webhooks may deliver to loopback and private addresses (tests, closed networks). */
   webhookAllowPrivate: boolean;
+  /** Resolves the names of pull links and webhook URLs; null: the system's (`dns.lookup`). Tests inject one. */
+  outboundLookup: LookupFunction | null;
   /** Pull uploads give up after this many milliseconds. */
   pullTimeoutMs: number;
   /**
@@ -62,6 +65,7 @@ export const defaultConfig: ServiceConfig = {
   uploadLinkTtlSeconds: 24 * 3600,
   pullAllowPrivate: false,
   webhookAllowPrivate: false,
+  outboundLookup: null,
   pullTimeoutMs: 60_000,
   rateLimit: { max: 6000, windowSeconds: 600 },
   maxConcurrentUploads: 20,
