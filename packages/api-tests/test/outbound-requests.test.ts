@@ -95,6 +95,11 @@ for (const driver of drivers) {
       await new Promise((resolve) => listener.close(resolve));
     });
 
+    /** Links to every refused host, over http and (through the https agent, which guards the same way) a few over https. */
+    const refusedOrigins = (): string[] => [...refusedHosts.map((host) => `http://${host}:${port}`), `https://[::ffff:127.0.0.1]:${port}`, `https://rebind.test:${port}`];
+    /** What the resolver is asked for those: each name once per connection. */
+    const refusedNames = ['localhost.', 'nowhere.test', 'rebind.test', 'rebind.test'];
+
     /** Pulls each link as a new video of a fresh user; answers each upload's status and recorded error once settled. */
     const pulls = async (h: Harness, links: string[]): Promise<[string, string | undefined][]> => {
       const who = await h.user('Puller');
@@ -130,19 +135,20 @@ for (const driver of drivers) {
     it('refuses a pull from every spelling of loopback and private addresses, with the error of an unresolvable name; nothing reaches the listener', async () => {
       hits.length = 0;
       dns.asked.length = 0;
-      const answers = await pulls(strict, refusedHosts.map((host) => `http://${host}:${port}/clip.mp4`));
-      assert.deepEqual(answers, refusedHosts.map(() => ['error', pullUnreachable]));
+      const links = refusedOrigins().map((origin) => `${origin}/clip.mp4`);
+      assert.deepEqual(await pulls(strict, links), links.map(() => ['error', pullUnreachable]));
       assert.deepEqual(hits, []);
       // One resolution per name, made by the connection itself: no second answer to rebind to.
-      assert.deepEqual(dns.asked.sort(), ['localhost.', 'nowhere.test', 'rebind.test']);
+      assert.deepEqual(dns.asked.sort(), refusedNames);
     });
 
     it('refuses a webhook delivery to every spelling, with the same error; nothing reaches the listener', async () => {
       hits.length = 0;
       dns.asked.length = 0;
-      assert.deepEqual(await deliveries(strict, refusedHosts.map((host) => `http://${host}:${port}/hooks`)), refusedHosts.map(() => unreachable));
+      const urls = refusedOrigins().map((origin) => `${origin}/hooks`);
+      assert.deepEqual(await deliveries(strict, urls), urls.map(() => unreachable));
       assert.deepEqual(hits, []);
-      assert.deepEqual(dns.asked.sort(), ['localhost.', 'nowhere.test', 'rebind.test']);
+      assert.deepEqual(dns.asked.sort(), refusedNames);
     });
 
     it('with the opt-ins, those spellings do reach loopback (so the refusals above are the policy’s), through the configured resolver', async () => {
