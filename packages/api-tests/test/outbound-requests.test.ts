@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { eq, type JobRecord, type VideoRecord } from '@reelbase/core';
@@ -60,8 +60,11 @@ const refusedHosts = [
 for (const driver of drivers) {
   describe(`outbound requests: pull uploads and webhooks reach only public addresses (${driver.name})`, () => {
     let mp4: Buffer;
-    /** A listener on loopback (dual-stack ::, so every IPv4 and IPv6 spelling of loopback arrives), recording each request. */
-    let listener: Server;
+    /**
+     * A listener on loopback, recording each request: one port on 127.0.0.1 and ::1, so every IPv4
+     * and IPv6 spelling of loopback arrives (and nothing from another machine).
+     */
+    let listeners: Server[];
     let port: number;
     let closedPort: number;
     const hits: string[] = [];
@@ -72,15 +75,17 @@ for (const driver of drivers) {
     let open: Harness;
     before(async () => {
       mp4 = await makeClip({ width: 160, height: 120, seconds: 1, audio: false });
-      listener = createServer((req, res) => {
+      const answer = (req: IncomingMessage, res: ServerResponse) => {
         hits.push(`${req.method} ${req.url}`);
         req.resume();
         if (req.url === '/redirect') res.writeHead(302, { location: `http://127.0.0.1:${port}/clip.mp4` }).end();
         else if (req.url === '/clip.mp4') res.writeHead(200, { 'content-type': 'video/mp4' }).end(mp4);
         else res.writeHead(200).end();
-      });
-      await new Promise<void>((resolve) => listener.listen({ port: 0, host: '::', ipv6Only: false }, resolve));
-      port = (listener.address() as AddressInfo).port;
+      };
+      listeners = [createServer(answer), createServer(answer)];
+      await new Promise<void>((resolve) => listeners[0].listen(0, '127.0.0.1', resolve));
+      port = (listeners[0].address() as AddressInfo).port;
+      await new Promise<void>((resolve) => listeners[1].listen(port, '::1', resolve));
       const closed = createServer();
       await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
       closedPort = (closed.address() as AddressInfo).port;
@@ -92,7 +97,7 @@ for (const driver of drivers) {
     after(async () => {
       await strict.stop();
       await open.stop();
-      await new Promise((resolve) => listener.close(resolve));
+      await Promise.all(listeners.map((l) => new Promise((resolve) => l.close(resolve))));
     });
 
     /** Links to every refused host, over http and (through the https agent, which guards the same way) a few over https. */
