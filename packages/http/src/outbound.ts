@@ -1,5 +1,5 @@
 import { lookup as systemLookup, type LookupAddress } from 'node:dns';
-import { Agent as HttpAgent, request as httpRequest, type ClientRequestArgs, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -36,8 +36,6 @@ function publicLookup(resolve: LookupFunction): LookupFunction {
   };
 }
 
-type Connect = (options: ClientRequestArgs, callback?: (err: Error | null, stream: Duplex) => void) => Duplex | null | undefined;
-
 /**
  * The agent's connections check their address where it is used: a name through the lookup hook
  * (so the address checked is the address connected to, and DNS rebinding has no second answer
@@ -45,7 +43,7 @@ type Connect = (options: ClientRequestArgs, callback?: (err: Error | null, strea
  * the agent opens is checked, so a redirect hop followed through it would be too.
  */
 function guard<A extends HttpAgent>(agent: A, resolve: LookupFunction): A {
-  const connect: Connect = agent.createConnection.bind(agent);
+  const connect = agent.createConnection.bind(agent);
   const lookup = publicLookup(resolve);
   agent.createConnection = (options, callback) => {
     const host = String(options.host ?? options.hostname ?? '').replace(/^\[|\]$/g, '');
@@ -53,7 +51,7 @@ function guard<A extends HttpAgent>(agent: A, resolve: LookupFunction): A {
       process.nextTick(() => callback?.(refused(), undefined as unknown as Duplex));
       return undefined;
     }
-    return connect({ ...options, lookup } as ClientRequestArgs, callback);
+    return connect({ ...options, lookup }, callback);
   };
   return agent;
 }
