@@ -16,7 +16,7 @@ export async function runPull(service: Service, blobs: BlobStore, media: MediaTo
   try {
     const open = await openUpload(service, task.upload);
     const outbound = new Outbound({ allowPrivate: service.config.pullAllowPrivate, lookup: service.config.outboundLookup });
-    const body = await outbound.request(new URL(task.link), { signal: AbortSignal.timeout(service.config.pullTimeoutMs) }).catch((e: Error) => {
+    const body = await outbound.request(new URL(task.link), { headers: { 'User-Agent': 'reelbase-pull' }, signal: AbortSignal.timeout(service.config.pullTimeoutMs) }).catch((e: Error) => {
       throw new PullError(`fetching the link failed: ${e.message}`);
     });
     if (body.statusCode !== 200) {
