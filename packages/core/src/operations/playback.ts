@@ -7,7 +7,7 @@ import { loadVisibleVideo } from '../domain/videos';
 import type { TexttrackRecord, UserRecord, VideoRecord } from '../records';
 import { where } from '../store/filters';
 import { representContext } from '../domain/users';
-import { countPlay } from '../domain/plays';
+import { countPlay, viewerCookie } from '../domain/plays';
 import { representUserSummary } from '../representations/user';
 import { clipPicture, reviewSubject, videoUri } from '../representations/video';
 import { playBase } from '../media/play-links';
@@ -91,7 +91,7 @@ export const getReviewPage = operation({
 async function playerReply(ctx: Context<unknown>, video: VideoRecord, password: string | undefined, ancestors: string[]): Promise<Reply> {
   const input = await playerInput(ctx, video, password);
   const page = playerPage(input);
-  return { status: 200, headers: playerHeaders(input, page.style, ancestors), html: page.html };
+  return { status: 200, headers: { ...playerHeaders(input, page.style, ancestors), ...viewerCookie(ctx) }, html: page.html };
 }
 
 /**
