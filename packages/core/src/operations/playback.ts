@@ -104,7 +104,7 @@ export async function playerInput(ctx: Context<unknown>, video: VideoRecord, pas
   // Once transcoded: the HLS stream, and a progressive rendition for browsers that play neither
   // (the signed links of the Clip's `play`).
   const set = video.renditions;
-  const base = set ? playBase(ctx.baseUrl, rc.links, video.id, set, rc.now).base : null;
+  const base = set ? playBase(ctx.baseUrl, rc.links, video, set, rc.now).base : null;
   const hls = set ? `${base}/${set.master}` : null;
   const fallback = set ? progressiveFallback(set.list) : undefined;
   const src = fallback
