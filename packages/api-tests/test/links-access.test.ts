@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { drivers, Harness, makeClip, uploadByTus, type Fixture } from '../src/index';
 
 /**
- * Media links die with access (issue 46, finding 8): a video's signed playback, storyboard and
- * picture links carry its access version, which every change that lets fewer watch it bumps, so
+ * Media links die with access (issue 46, finding 8): a video's signed playback, storyboard,
+ * picture and text-track links carry its access version, which every change that lets fewer watch it bumps, so
  * each link handed out before answers as a forged one does, at once. Pictures of a video that is
  * not public are bound to it and expire; a public video's stay long-lived and cacheable.
  */
@@ -15,6 +15,7 @@ interface Links {
   storyboard: string;
   picture: string;
   size: string;
+  captions: string;
 }
 
 /** Status and body of a GET, the body read whole. */
@@ -32,11 +33,19 @@ for (const driver of drivers) {
     let alice: Fixture;
     let bob: Fixture;
     let id: string;
-    /** Every kind of media link the Clip hands `viewer` now. */
+    /** Every kind of media link the Clip (and its text track) hands `viewer` now. */
     const linksOf = async (viewer: Fixture): Promise<Links> => {
       const clip = (await h.call('GET', `/videos/${id}`, { token: viewer.token })).body;
       assert.equal(clip.play.status, 'playable');
-      return { master: clip.play.hls.link, rendition: clip.play.progressive[0].link, storyboard: clip.play.storyboard.link, picture: clip.pictures.link, size: clip.pictures.sizes[0].link };
+      const track = (await h.call('GET', `/videos/${id}/texttracks`, { token: viewer.token })).body.data[0];
+      return {
+        master: clip.play.hls.link,
+        rendition: clip.play.progressive[0].link,
+        storyboard: clip.play.storyboard.link,
+        picture: clip.pictures.link,
+        size: clip.pictures.sizes[0].link,
+        captions: track.link,
+      };
     };
     const expectLive = async (links: Links, what: string) => {
       for (const [name, link] of Object.entries(links)) assert.equal((await open(link)).status, 200, `${what}: ${name} ${link}`);
@@ -57,6 +66,8 @@ for (const driver of drivers) {
       bob = await h.user('Bob');
       id = await uploadByTus(h, alice.token, await makeClip({ width: 320, height: 240, seconds: 2 }), { name: 'Guarded' });
       await h.settle();
+      const track = await h.call('POST', `/videos/${id}/texttracks`, { token: alice.token, json: { type: 'captions', language: 'en', name: 'English' } });
+      assert.equal(track.status, 201, track.text);
     });
     after(() => h.stop());
 

@@ -251,8 +251,8 @@ const playLink = /^\/media\/play\/\d+\/r\d+(?:a\d+)?-\d+-[0-9a-f]{32}\/(?:\d+p\.
 function kindOf(path: string): Kind {
   if (/^\/static\/placeholders\/(portrait|thumbnail)_\d+x\d+\.png$/.test(path)) return 'static';
   if (playLink.test(path)) return 'play';
-  if (/^\/media\/texttracks\/[^/]+\/v\d+-\d+-[0-9a-f]{32}\.vtt$/.test(path)) return 'vtt';
-  if (/^\/media\/texttracks\/[^/]+\/v\d+-\d+-[0-9a-f]{32}\.m3u8$/.test(path)) return 'm3u8';
+  if (/^\/media\/texttracks\/[^/]+\/v\d+(?:a\d+)?-\d+-[0-9a-f]{32}\.vtt$/.test(path)) return 'vtt';
+  if (/^\/media\/texttracks\/[^/]+\/v\d+(?:a\d+)?-\d+-[0-9a-f]{32}\.m3u8$/.test(path)) return 'm3u8';
   const m = /^\/media\/(?:pictures|customlogos|timelinethumbnails|videos)\/[^/]+\/([^/]+)-[0-9a-f]{32}(?:\/\d+x\d+\.(?:jpg|png))?$/.exec(path);
   if (!m) return 'unknown';
   // An image of a video that is not public is bound to its access: `<content>.a<version>.e<expires>`.

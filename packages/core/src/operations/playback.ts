@@ -175,7 +175,7 @@ async function playerTracks(ctx: Context<unknown>, video: VideoRecord): Promise<
   const now = ctx.now();
   return items
     .filter((t) => t.file)
-    .map((t) => ({ kind: t.type, srclang: t.language, label: t.name, src: representTexttrack(t, rc, now, null).link as string }));
+    .map((t) => ({ kind: t.type, srclang: t.language, label: t.name, src: representTexttrack(t, video, rc, now, null).link as string }));
 }
 
 /** A small size of the owner's active custom logo, once it has an image. */
