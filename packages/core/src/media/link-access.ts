@@ -3,7 +3,7 @@ import { trackLinkExpiry } from './track-links';
 
 /**
  * Media links die with access (issue 46). Every video has an access version, part of each of its
- * signed playback, storyboard and picture links; it is bumped whenever fewer may watch the video
+ * signed playback, storyboard, picture and text-track links; it is bumped whenever fewer may watch the video
  * (it stops being public, its privacy or password changes while not public, a user leaves its
  * access list), so every link handed out before answers as a forged one does, at once. Pictures of
  * a public video stay long-lived and cacheable by anybody; those of any other video carry the
@@ -34,5 +34,5 @@ export function accessHolds(video: VideoRecord | null, access: LinkAccess | null
 export function bumpedAccess(video: VideoRecord, patch: Partial<VideoRecord>): Partial<VideoRecord> {
   const view = patch.privacy_view ?? video.privacy_view;
   const changed = view !== video.privacy_view || (patch.password_hash !== undefined && patch.password_hash !== video.password_hash);
-  return view !== 'anybody' && changed ? { links_version: accessVersion(video) + 1 } : {};
+  return !isPublicVideo({ privacy_view: view }) && changed ? { links_version: accessVersion(video) + 1 } : {};
 }
