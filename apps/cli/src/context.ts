@@ -35,15 +35,15 @@ export function testClock(env: Env): (() => Date) | undefined {
   return () => new Date(time);
 }
 
-/** Opens the store a command names (--store, REELBASE_STORE or the default) as a service. */
-export async function openService(io: CliIo, storeFlag: string | undefined): Promise<{ service: Service; target: string; filesDir: string }> {
+/** Opens the store a command names (--store, REELBASE_STORE or the default) as a service; `overrides` are settings its flags gave. */
+export async function openService(io: CliIo, storeFlag: string | undefined, overrides: Partial<ServiceConfig> = {}): Promise<{ service: Service; target: string; filesDir: string }> {
   const env = envOf(io);
   const spec = storeSpecFrom(storeFlag, env, cwdOf(io));
   const store = await openStore(spec, { progress: (text) => line(io.stderr, text) });
   const service = createService({
     store,
     clock: testClock(env),
-    config: serviceConfig(env),
+    config: { ...serviceConfig(env), ...overrides },
     onError: (e) => io.stderr(`reelbase: unexpected error: ${(e as Error)?.stack ?? String(e)}\n`),
   });
   return { service, target: describeStore(spec), filesDir: filesDirOf(spec, env, cwdOf(io)) };

@@ -38,15 +38,15 @@ export function stdoutJson(outcome: Outcome): any {
   }
 }
 
-/** `reelbase serve` running in-process until `stop()`; its output is captured. */
-export async function startServe(argv: string[], cwd: string): Promise<{ server: RunningServer; output(): string; stop(): Promise<Outcome> }> {
+/** `reelbase serve` running in-process until `stop()`, with `env` as its environment; its output is captured. */
+export async function startServe(argv: string[], cwd: string, env: Record<string, string> = {}): Promise<{ server: RunningServer; output(): string; stop(): Promise<Outcome> }> {
   const abort = new AbortController();
   let onListening!: (server: RunningServer) => void;
   const listening = new Promise<RunningServer>((resolve) => (onListening = resolve));
   let stdout = '';
   let stderr = '';
   const done = run(['serve', ...argv], {
-    env: {},
+    env,
     cwd,
     signal: abort.signal,
     onListening,

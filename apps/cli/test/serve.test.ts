@@ -1,7 +1,20 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { request } from 'node:http';
 import { cli, printedToken, startServe, stdoutJson, tempDir } from './cli-harness';
+
+/** A GET to the server on 127.0.0.1:`port` naming `host` in its Host header (fetch sends the URL's). */
+function hostGet(port: number, path: string, host: string, token?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { host, ...(token ? { authorization: `Bearer ${token}` } : {}) } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject).end();
+  });
+}
 
 for (const driver of ['sqlite', 'json'] as const) {
   describe(`serve on ${driver}`, () => {
@@ -116,6 +129,67 @@ describe('serve options', () => {
     const bad = await cli(['serve', '--port', '0', '--store', 'json:memory'], { cwd: dir, env: { REELBASE_TRUST_PROXY: 'maybe' } });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /REELBASE_TRUST_PROXY: "maybe" is not 1 or 0/);
+  });
+
+  it('--public-url (or REELBASE_BASE_URL) gives every absolute link its origin, whatever the Host, and prints it at start', async () => {
+    for (const [argv, env] of [
+      [['--public-url', 'https://videos.example.com/'], {}],
+      [[], { REELBASE_BASE_URL: 'https://videos.example.com' }],
+    ] as const) {
+      const running = await startServe(['--port', '0', '--store', 'json:memory', ...argv], dir, env);
+      try {
+        const token = printedToken(running.output());
+        const me = await hostGet(running.server.port, '/me', 'evil.example', token);
+        assert.deepEqual([me.status, JSON.parse(me.body).link], [200, 'https://videos.example.com/users/1']);
+        assert.match(running.output(), /^Links: https:\/\/videos\.example\.com$/m);
+      } finally {
+        await running.stop();
+      }
+    }
+    const bad = await cli(['serve', '--port', '0', '--store', 'json:memory', '--public-url', 'ftp://x.example'], { cwd: dir });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--public-url: "ftp:\/\/x\.example" must be http or https/);
+  });
+
+  it('--allowed-hosts (or REELBASE_ALLOWED_HOSTS) refuses every other Host with 400 in the Error shape; none given, any Host is answered', async () => {
+    for (const [argv, env] of [
+      [['--allowed-hosts', 'videos.example.com, localhost:8443'], {}],
+      [[], { REELBASE_ALLOWED_HOSTS: 'videos.example.com,localhost:8443' }],
+    ] as const) {
+      const running = await startServe(['--port', '0', '--store', 'json:memory', ...argv], dir, env);
+      try {
+        const port = running.server.port;
+        for (const host of ['videos.example.com', 'VIDEOS.example.com:8080', 'localhost:8443']) assert.equal((await hostGet(port, '/', host)).status, 200, host);
+        for (const host of ['evil.example', 'localhost', 'localhost:8080', `127.0.0.1:${port}`, 'videos.example.com.evil.example']) {
+          const refused = await hostGet(port, '/', host);
+          assert.equal(refused.status, 400, host);
+          const body = JSON.parse(refused.body);
+          assert.equal(body.error_code, 2204);
+          assert.deepEqual(Object.keys(body).sort(), ['developer_message', 'error', 'error_code', 'link']);
+        }
+        assert.match(running.output(), /^Answering Host: videos\.example\.com, localhost:8443$/m);
+      } finally {
+        await running.stop();
+      }
+    }
+    const open = await startServe(['--port', '0', '--store', 'json:memory'], dir);
+    try {
+      const me = await hostGet(open.server.port, '/users/1', 'anything.example');
+      assert.deepEqual([me.status, JSON.parse(me.body).link], [200, 'http://anything.example/users/1'], 'no allowlist unless one is given');
+    } finally {
+      await open.stop();
+    }
+  });
+
+  it('warns at start when bound beyond loopback with no public URL', async () => {
+    const wide = await startServe(['--port', '0', '--host', '0.0.0.0', '--store', 'json:memory'], dir);
+    const stopped = await wide.stop();
+    assert.match(stopped.stderr, /warning: bound to 0\.0\.0\.0 with no --public-url: absolute links take each request's Host header/);
+    const named = await startServe(['--port', '0', '--host', '0.0.0.0', '--store', 'json:memory', '--public-url', 'https://videos.example.com'], dir);
+    const quiet = await named.stop();
+    assert.doesNotMatch(quiet.stderr, /warning/);
+    const local = await startServe(['--port', '0', '--store', 'json:memory'], dir);
+    assert.doesNotMatch((await local.stop()).stderr, /warning/);
   });
 
   it('reports a port already in use as a runtime error (exit 1)', async () => {

@@ -245,19 +245,21 @@ type Kind = 'upload' | 'frame' | 'placeholder' | 'static' | 'vtt' | 'm3u8' | 'pl
  * (reached from the master, naming byte ranges of the MP4), or the playlist and segments of a set
  * made before fragmented MP4s; the storyboard's WebVTT file (handed out) and its sheets.
  */
-const playLink = /^\/media\/play\/\d+\/r\d+-\d+-[0-9a-f]{32}\/(?:\d+p\.mp4|master\.m3u8|\d+p\.m3u8|storyboard\.vtt|storyboard-\d+\.jpg|\d+p\/(?:index\.m3u8|seg_\d+\.ts))$/;
+const playLink = /^\/media\/play\/\d+\/r\d+(?:a\d+)?-\d+-[0-9a-f]{32}\/(?:\d+p\.mp4|master\.m3u8|\d+p\.m3u8|storyboard\.vtt|storyboard-\d+\.jpg|\d+p\/(?:index\.m3u8|seg_\d+\.ts))$/;
 
 /** The kind of a media link, by its pattern. */
 function kindOf(path: string): Kind {
   if (/^\/static\/placeholders\/(portrait|thumbnail)_\d+x\d+\.png$/.test(path)) return 'static';
   if (playLink.test(path)) return 'play';
-  if (/^\/media\/texttracks\/[^/]+\/v\d+-\d+-[0-9a-f]{32}\.vtt$/.test(path)) return 'vtt';
-  if (/^\/media\/texttracks\/[^/]+\/v\d+-\d+-[0-9a-f]{32}\.m3u8$/.test(path)) return 'm3u8';
+  if (/^\/media\/texttracks\/[^/]+\/v\d+(?:a\d+)?-\d+-[0-9a-f]{32}\.vtt$/.test(path)) return 'vtt';
+  if (/^\/media\/texttracks\/[^/]+\/v\d+(?:a\d+)?-\d+-[0-9a-f]{32}\.m3u8$/.test(path)) return 'm3u8';
   const m = /^\/media\/(?:pictures|customlogos|timelinethumbnails|videos)\/[^/]+\/([^/]+)-[0-9a-f]{32}(?:\/\d+x\d+\.(?:jpg|png))?$/.exec(path);
   if (!m) return 'unknown';
-  if (/^u\d+$/.test(m[1])) return 'upload';
-  if (/^f[0-9a-f]{12}t\d+$/.test(m[1])) return 'frame';
-  return m[1] === 'p' ? 'placeholder' : 'unknown';
+  // An image of a video that is not public is bound to its access: `<content>.a<version>.e<expires>`.
+  const content = m[1].replace(/\.a\d+\.e\d+$/, '');
+  if (/^u\d+$/.test(content)) return 'upload';
+  if (/^f[0-9a-f]{12}t\d+$/.test(content)) return 'frame';
+  return content === 'p' ? 'placeholder' : 'unknown';
 }
 
 /** `<family>/<id>` of a /media/ link. */

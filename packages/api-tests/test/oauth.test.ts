@@ -76,7 +76,7 @@ for (const driver of drivers) {
       owner = await h.user('Owner');
       app = await registerApp(h, owner.user, { name: 'Example App' });
       other = await registerApp(h, owner.user, { name: 'Other App', redirectUris: ['https://other.example/cb'] });
-      publicApp = await registerApp(h, owner.user, { name: 'Phone App', public: true, redirectUris: ['com.example.phone:/cb', 'http://127.0.0.1:5000/cb'] });
+      publicApp = await registerApp(h, owner.user, { name: 'Phone App', public: true, redirectUris: ['com.example.phone:/cb', 'http://127.0.0.1:5000/cb', 'http://[::1]/cb'] });
       personId = (await account(h, 'Ada', person.email, person.password)).id;
       browser = new FormBrowser(h.server.url);
     });
@@ -200,13 +200,16 @@ for (const driver of drivers) {
         expectError(await h.call('GET', '/me', { token: first.body.access_token }), 401, 8003);
       });
 
-      it('a code is the app’s own: another app’s credentials get invalid_grant', async () => {
+      it('a code is the app’s own: another app’s credentials get invalid_grant and spend it', async () => {
         const code = await codeFor();
         expectAuthError(await exchange(code, { app: other, redirectUri: app.redirectUri }), 400, 'invalid_grant');
+        expectAuthError(await exchange(code), 400, 'invalid_grant');
       });
 
-      it('a code is bound to its redirect URI and lives 10 minutes', async () => {
-        expectAuthError(await exchange(await codeFor(), { redirectUri: 'https://app.example/other' }), 400, 'invalid_grant');
+      it('a code is bound to its redirect URI (a wrong one spends it) and lives 10 minutes', async () => {
+        const code = await codeFor();
+        expectAuthError(await exchange(code, { redirectUri: 'https://app.example/other' }), 400, 'invalid_grant');
+        expectAuthError(await exchange(code), 400, 'invalid_grant');
         const late = await codeFor();
         h.clock.advance(601);
         expectAuthError(await exchange(late), 400, 'invalid_grant');
@@ -227,12 +230,33 @@ for (const driver of drivers) {
         }
       });
 
-      it('the right verifier gets the token; a wrong or missing one is invalid_grant', async () => {
+      it('the right verifier gets the token; a wrong or missing one is invalid_grant and spends the code', async () => {
+        for (const wrong of [pkce().verifier, undefined]) {
+          const { verifier, challenge } = pkce();
+          const code = await codeFor({ challenge }, publicApp);
+          expectAuthError(await exchange(code, { app: publicApp, verifier: wrong }), 400, 'invalid_grant');
+          expectAuthError(await exchange(code, { app: publicApp, verifier }), 400, 'invalid_grant');
+        }
         const { verifier, challenge } = pkce();
         const code = await codeFor({ challenge }, publicApp);
+        const token = await exchange(code, { app: publicApp, verifier });
+        expectAuth(token, { scope: 'public private', app: publicApp, user: personId });
+        // A later failed exchange of a used code revokes what it gave, as a replay does.
         expectAuthError(await exchange(code, { app: publicApp, verifier: pkce().verifier }), 400, 'invalid_grant');
-        expectAuthError(await exchange(code, { app: publicApp }), 400, 'invalid_grant');
-        expectAuth(await exchange(code, { app: publicApp, verifier }), { scope: 'public private', app: publicApp, user: personId });
+        expectError(await h.call('GET', '/me', { token: token.body.access_token }), 401, 8003);
+      });
+
+      it('a loopback redirect URI may name any port (RFC 8252 §7.3), and nothing else may differ', async () => {
+        for (const redirectUri of ['http://127.0.0.1:49152/cb', 'http://127.0.0.1/cb', 'http://[::1]:8123/cb']) {
+          const { verifier, challenge } = pkce();
+          const code = await codeFor({ challenge, redirectUri }, publicApp);
+          expectAuth(await exchange(code, { app: publicApp, verifier, redirectUri }), { scope: 'public private', app: publicApp, user: personId });
+        }
+        for (const redirectUri of ['http://localhost:49152/cb', 'http://127.0.0.1:49152/cb/more', 'http://127.0.0.1:49152/cb?x=1', 'https://127.0.0.1:49152/cb', 'http://u@127.0.0.1:49152/cb']) {
+          const page = await browser.get(authorizeUrl(publicApp, { challenge: pkce().challenge, redirectUri }));
+          assert.equal(page.status, 400, redirectUri);
+          assert.equal(page.headers.get('location'), null);
+        }
       });
 
       it('a confidential app may use it too', async () => {

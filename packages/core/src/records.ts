@@ -122,6 +122,8 @@ export type VideoRecord = {
   width: number;
   height: number;
   plays: number;
+  /** Bumped whenever fewer may watch the video: part of its media links, so those handed out before die (media/link-access.ts; absent: 0). */
+  links_version?: number;
   /** Counters kept in step, in the same transaction, by the operations that change them. */
   likes_total: number;
   comments_total: number;

@@ -5,3 +5,4 @@ export * from './client/index';
 export { FsBlobStore } from './fs-blob-store';
 export { openBlobStore } from './blob-stores';
 export { startWorker, transcodeConcurrency, type WorkerStartOptions } from './worker';
+export { parseAllowedHosts } from './allowed-hosts';

@@ -11,6 +11,7 @@ import { createPostHandler, createStreamHandler, postPath, streamPath } from './
 import { UploadSlots, uploadsBusy } from './upload-slots';
 import { jsonPayload } from './json-payload';
 import { isStaticAsset, sendStaticAsset } from './static-assets';
+import { hostAllowed } from './allowed-hosts';
 
 export interface ListenerOptions {
   /** Largest request body accepted; larger → 413. Default 1 MiB. */
@@ -26,6 +27,10 @@ export interface ListenerOptions {
   redirectFiles?: boolean;
   /** Image, frame and caption tools; default @reelbase/media's (sharp, ffmpeg). */
   media?: MediaTools;
+  /** The origin (and path prefix) of every absolute link, e.g. `https://videos.example.com`; default each request's own (Host). */
+  publicUrl?: string;
+  /** Host header values answered (see hostAllowed); any other gets 400. Default: every one. */
+  allowedHosts?: readonly string[];
 }
 
 /** A node:http request handler over `service.handle`: it only moves bytes, every decision is core's. */
@@ -38,7 +43,8 @@ export function createRequestListener(service: Service, options: ListenerOptions
   const slots = new UploadSlots(service.config.maxConcurrentUploads);
   const send = (res: ServerResponse, answer: ServiceResponse) => write(res, answer, {}, false);
   const tus = createTusHandler(service, blobs, tusDirOf(options.filesDir), media, send);
-  const post = createPostHandler(service, blobs, media, send, (req) => origin(req, trustProxy));
+  const linkOrigin = (req: IncomingMessage) => options.publicUrl ?? origin(req, trustProxy);
+  const post = createPostHandler(service, blobs, media, send, linkOrigin);
   const stream = createStreamHandler(service, blobs, send);
   const files = {
     blobs,
@@ -64,6 +70,12 @@ export function createRequestListener(service: Service, options: ListenerOptions
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = (req.method ?? 'GET').toUpperCase();
     const url = req.url ?? '/';
+    if (options.allowedHosts && !hostAllowed(req, options.allowedHosts)) {
+      req.resume();
+      const refused = service.errorResponse(new ApiError(400, 2204, 'This server does not answer for that name.', `The Host header "${req.headers.host ?? ''}" is not one this server was started to answer (--allowed-hosts).`));
+      send(res, { ...refused, headers: { ...refused.headers, Connection: 'close' } });
+      return;
+    }
     if (url.startsWith(`${streamPath}/`) && method !== 'OPTIONS') return upload(req, res, method === 'PUT', stream);
     if (url.startsWith(`${postPath}/`) && method !== 'OPTIONS') return upload(req, res, method === 'POST', post);
     if (url === tusPath || url.startsWith(`${tusPath}/`)) return upload(req, res, method === 'PATCH', tus);
@@ -83,7 +95,7 @@ export function createRequestListener(service: Service, options: ListenerOptions
         url: req.url ?? '/',
         headers: req.headers,
         body: body?.length ? body : undefined,
-        baseUrl: origin(req, trustProxy),
+        baseUrl: linkOrigin(req),
         blobs,
         media,
         clientAddress: clientAddress(req, trustProxy),

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { and, createToken, createUser, fillTagNames, parseScopes, type Service, type UserRecord } from '@reelbase/core';
-import { closeOnSignals, serve, transcodeConcurrency, type CorsOrigins } from '@reelbase/http';
+import { closeOnSignals, parseAllowedHosts, serve, transcodeConcurrency, type CorsOrigins } from '@reelbase/http';
 import { transcodingLine } from '../transcoding-line';
 import { cwdOf, envOf, fromEnv, openService } from '../context';
 import { openBlobsOf } from '../blobs-flag';
@@ -18,6 +18,8 @@ interface ServeOptions {
   trustProxy?: boolean;
   worker?: boolean;
   blobs?: string;
+  publicUrl?: string;
+  allowedHosts?: string;
 }
 
 /** `reelbase serve`: the HTTP API on a store; a store without users gets an `admin` and a one-time token. */
@@ -35,6 +37,8 @@ export function registerServe(program: Command, io: CliIo): void {
       'behind a load balancer or reverse proxy: take the client address (rate limits) from the last X-Forwarded-For entry and link origins from X-Forwarded-Proto/Host (env REELBASE_TRUST_PROXY=1)',
     )
     .option('--no-worker', 'run no transcode worker in this process (leave the jobs to `reelbase worker` processes)')
+    .option('--public-url <url>', 'the origin of every absolute link, e.g. https://videos.example.com, whatever Host a request names (env REELBASE_BASE_URL; default each request’s own)')
+    .option('--allowed-hosts <hosts>', 'answer only requests whose Host is one of these, a comma list of names (any port) or name:port; others get 400 (env REELBASE_ALLOWED_HOSTS; default any)')
     .action(async (opts: ServeOptions) => {
       const env = envOf(io);
       const port = parsePort(opts.port ?? fromEnv(env, 'PORT') ?? '8080');
@@ -42,14 +46,19 @@ export function registerServe(program: Command, io: CliIo): void {
       const corsFlag = opts.cors ?? fromEnv(env, 'REELBASE_CORS');
       const cors = corsFlag === undefined ? undefined : parseCors(corsFlag);
       const trustProxy = opts.trustProxy ?? parseSwitch('REELBASE_TRUST_PROXY', fromEnv(env, 'REELBASE_TRUST_PROXY'));
-      const { service, target, filesDir } = await openService(io, opts.store);
+      const publicUrlFlag = opts.publicUrl ?? fromEnv(env, 'REELBASE_BASE_URL');
+      const publicUrl = publicUrlFlag === undefined ? undefined : parsePublicUrl(publicUrlFlag);
+      const hostsFlag = opts.allowedHosts ?? fromEnv(env, 'REELBASE_ALLOWED_HOSTS');
+      const allowedHosts = hostsFlag === undefined ? undefined : parseAllowedHosts(hostsFlag);
+      if (allowedHosts?.length === 0) throw new UsageError('--allowed-hosts: give at least one host name');
+      const { service, target, filesDir } = await openService(io, opts.store, publicUrl ? { baseUrl: publicUrl } : {});
       // A store from before search read tags: its videos' tags are indexed once, resumably.
       await fillTagNames(service.store, (done, total) => line(io.stderr, `reelbase: indexing the tags of old videos for search: ${done}/${total}`));
       const blobs = await openBlobsOf(io, opts.blobs, filesDir);
       const redirectFiles = parseSwitch('REELBASE_BLOBS_REDIRECT', fromEnv(env, 'REELBASE_BLOBS_REDIRECT'));
       let running;
       try {
-        running = await serve(service, { port, host, cors, filesDir, blobs, redirectFiles, trustProxy, worker: opts.worker === false ? false : { concurrency: transcodeConcurrency(env) } });
+        running = await serve(service, { port, host, cors, filesDir, blobs, redirectFiles, trustProxy, publicUrl, allowedHosts, worker: opts.worker === false ? false : { concurrency: transcodeConcurrency(env) } });
       } catch (e) {
         await service.close();
         throw new Error(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
@@ -62,6 +71,11 @@ export function registerServe(program: Command, io: CliIo): void {
         throw e;
       }
       line(io.stdout, `reelbase serving ${running.url} (store ${target})`);
+      line(io.stdout, publicUrl ? `Links: ${publicUrl}` : 'Links: the origin each request names (Host)');
+      if (allowedHosts) line(io.stdout, `Answering Host: ${allowedHosts.join(', ')}`);
+      if (!publicUrl && !isLoopback(host)) {
+        line(io.stderr, `reelbase: warning: bound to ${host} with no --public-url: absolute links take each request's Host header, which a client chooses; set --public-url (REELBASE_BASE_URL) or --allowed-hosts`);
+      }
       line(io.stdout, `Video files: ${blobs.description}${redirectFiles && blobs.presign ? ' (media links redirect to it)' : ''}`);
       line(io.stdout, opts.worker === false ? 'No transcode worker here: run `reelbase worker` beside it.' : await transcodingLine(transcodeConcurrency(env)));
       const tooBig = await jsonCeilingWarning(storeSpecFrom(opts.store, env, cwdOf(io)));
@@ -113,6 +127,23 @@ export function parsePort(value: string): number {
   if (!(port >= 0 && port <= 65535)) throw new UsageError(`invalid port "${value}": expected 0 to 65535`);
   return port;
 }
+
+/** An http(s) origin, with an optional path prefix, as links start: no trailing slash, query or fragment. */
+export function parsePublicUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new UsageError(`--public-url: "${value}" is not a URL like https://videos.example.com`);
+  }
+  if (!/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
+    throw new UsageError(`--public-url: "${value}" must be http or https, with no query, fragment or credentials`);
+  }
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+}
+
+/** Whether a bind address reaches only this machine: then the Host a client names is its own business. */
+const isLoopback = (host: string): boolean => /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/i.test(host);
 
 /** An on/off variable: 1/true/yes or 0/false/no; unset is off. */
 function parseSwitch(name: string, value: string | undefined): boolean {

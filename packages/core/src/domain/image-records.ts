@@ -27,17 +27,19 @@ export interface ImageRecord {
   created_time: string;
   /** Set for a picture an owner record keeps a copy of while active (`videos.active_picture`…). */
   picture?: PictureRecord;
+  /** The video whose image it is (its links die with the video's access), or null for anybody else's. */
+  video: VideoRecord | null;
 }
 
 /** Which user owns a picture's owner (the uploader of a video's thumbnail is the video's owner…). */
-async function pictureUser(store: Store, picture: PictureRecord): Promise<{ userId: string | null; frame: FrameSource | null }> {
-  if (picture.owner_kind === 'user') return { userId: picture.owner_id, frame: null };
+async function pictureUser(store: Store, picture: PictureRecord): Promise<{ userId: string | null; frame: FrameSource | null; video: VideoRecord | null }> {
+  if (picture.owner_kind === 'user') return { userId: picture.owner_id, frame: null, video: null };
   if (picture.owner_kind === 'video') {
     const video = await store.get<VideoRecord>('videos', picture.owner_id);
-    return { userId: video?.user_id ?? null, frame: video ? frameSource(video) : null };
+    return { userId: video?.user_id ?? null, frame: video ? frameSource(video) : null, video };
   }
-  if (albumPictureOwnerKinds.includes(picture.owner_kind)) return { userId: (await store.get<AlbumRecord>('albums', picture.owner_id))?.user_id ?? null, frame: null };
-  return { userId: (await store.get<OndemandPageRecord>('ondemand_pages', picture.owner_id))?.user_id ?? null, frame: null };
+  if (albumPictureOwnerKinds.includes(picture.owner_kind)) return { userId: (await store.get<AlbumRecord>('albums', picture.owner_id))?.user_id ?? null, frame: null, video: null };
+  return { userId: (await store.get<OndemandPageRecord>('ondemand_pages', picture.owner_id))?.user_id ?? null, frame: null, video: null };
 }
 
 /** The record an image link names; null when there is none (deleted, or never existed). */
@@ -45,7 +47,7 @@ export async function loadImageRecord(store: Store, family: ImageFamily, id: str
   if (family === 'pictures') {
     const picture = await findById<PictureRecord>(store, 'pictures', id);
     if (!picture) return null;
-    const { userId, frame } = await pictureUser(store, picture);
+    const { userId, frame, video } = await pictureUser(store, picture);
     return {
       family,
       collection: 'pictures',
@@ -58,13 +60,14 @@ export async function loadImageRecord(store: Store, family: ImageFamily, id: str
       frame,
       created_time: picture.created_time,
       picture,
+      video,
     };
   }
   if (family === 'customlogos') {
     const logo = await findById<CustomLogoRecord>(store, 'custom_logos', id);
     if (!logo) return null;
     const owner = { kind: 'user', id: logo.user_id };
-    return { family, collection: 'custom_logos', id, kind: 'customlogo', owner, userId: logo.user_id, image: logo.image ?? null, time: null, frame: null, created_time: logo.created_time };
+    return { family, collection: 'custom_logos', id, kind: 'customlogo', owner, userId: logo.user_id, image: logo.image ?? null, time: null, frame: null, created_time: logo.created_time, video: null };
   }
   if (family === 'timelinethumbnails') {
     const thumbnail = await findById<TimelineThumbnailRecord>(store, 'timeline_thumbnails', id);
@@ -82,12 +85,13 @@ export async function loadImageRecord(store: Store, family: ImageFamily, id: str
       time: null,
       frame: frameSource(video),
       created_time: thumbnail.created_time,
+      video,
     };
   }
   const video = await findById<VideoRecord>(store, 'videos', id);
   if (!video) return null;
   // A video's own frame: never uploaded to (its pictures are), so no user may PUT here.
-  return { family, collection: 'videos', id, kind: 'video', owner: { kind: 'video', id }, userId: null, image: null, time: null, frame: frameSource(video), created_time: video.created_time };
+  return { family, collection: 'videos', id, kind: 'video', owner: { kind: 'video', id }, userId: null, image: null, time: null, frame: frameSource(video), created_time: video.created_time, video };
 }
 
 /** The owner records that keep a copy of their active picture, by picture owner kind. */

@@ -1,16 +1,64 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from '../engine/operation';
+import { headerOf } from '../engine/request';
 import type { UserVideoRecord, VideoRecord } from '../records';
 import { isoTime } from '../representations/common';
-import { where } from '../store/filters';
+import { and, eq, gt, lte, where } from '../store/filters';
 
-/** A play: counted once per request that starts at the first byte; the viewer's history records it. */
+/**
+ * Plays are counted once per viewer per video per half hour, so a link holder looping the master
+ * playlist or the MP4 does not inflate `stats.plays`. The viewer is the signed-in user, else the
+ * player's cookie, else the client address and user agent (a hash of them: the store keeps no
+ * address).
+ */
+export const playWindowSeconds = 30 * 60;
+
+/** The cookie the player page gives a browser, so its plays are told apart from its neighbours' behind one address. */
+export const viewerCookieName = 'reelbase_viewer';
+
+type RecentPlayRecord = { id: string; video_id: string; viewer: string; created_time: string };
+
+/** The viewer's cookie from a Cookie header, when it has a plausible one. */
+export function readViewerCookie(header: string | undefined): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [name, value] = part.split('=').map((s) => s.trim());
+    if (name === viewerCookieName && value && /^[A-Za-z0-9_-]{16,64}$/.test(value)) return value;
+  }
+  return undefined;
+}
+
+/** Set-Cookie for a browser that has no viewer cookie yet (none when it has one); it lives one window. */
+export function viewerCookie(ctx: Context<unknown>): Record<string, string> {
+  if (readViewerCookie(headerOf(ctx.request.headers, 'cookie'))) return {};
+  const secure = ctx.baseUrl.startsWith('https:') ? '; Secure' : '';
+  return { 'Set-Cookie': `${viewerCookieName}=${randomBytes(16).toString('base64url')}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${playWindowSeconds}${secure}` };
+}
+
+function viewerKey(ctx: Context<unknown>): string {
+  const user = ctx.principal.user;
+  if (user) return `user:${user.id}`;
+  const cookie = readViewerCookie(headerOf(ctx.request.headers, 'cookie'));
+  if (cookie) return `cookie:${cookie}`;
+  const agent = headerOf(ctx.request.headers, 'user-agent') ?? '';
+  return `client:${createHash('sha256').update(`${ctx.clientAddress ?? 'local'}\u0000${agent}`).digest('base64url')}`;
+}
+
+/** A play: counted once per request that starts at the first byte, once per viewer per window; the viewer's history records it. */
 export async function countPlay(ctx: Context<unknown>, video: VideoRecord): Promise<void> {
   const range = ctx.request.headers.range;
   if (range && !/^bytes=0-/.test(range.trim())) return;
   const viewer = ctx.principal.user;
-  const time = isoTime(ctx.now());
+  const now = ctx.now();
+  const time = isoTime(now);
+  const since = isoTime(new Date(now.getTime() - playWindowSeconds * 1000));
+  const key = viewerKey(ctx);
   await ctx.store.transaction(async (tx) => {
-    await tx.increment<VideoRecord>('videos', video.id, 'plays', 1);
+    if (!(await tx.findOne<RecentPlayRecord>('recent_plays', and(eq('video_id', video.id), eq('viewer', key), gt('created_time', since))))) {
+      // Rows past the window count no more and have no other owner.
+      await tx.deleteWhere('recent_plays', lte('created_time', since));
+      await tx.insert<RecentPlayRecord>('recent_plays', { video_id: video.id, viewer: key, created_time: time });
+      await tx.increment<VideoRecord>('videos', video.id, 'plays', 1);
+    }
     if (!viewer) return;
     const row = await tx.findOne<UserVideoRecord>('watched', where({ user_id: viewer.id, video_id: video.id }));
     if (row) await tx.update<UserVideoRecord>('watched', row.id, { created_time: time });
@@ -20,4 +68,3 @@ export async function countPlay(ctx: Context<unknown>, video: VideoRecord): Prom
     }
   });
 }
-

@@ -45,5 +45,7 @@ export async function grantAccess(store: Store, video: VideoRecord, user: UserRe
 export async function revokeAccess(store: Store, video: VideoRecord, user?: UserRecord): Promise<boolean> {
   const removed = await store.deleteWhere('video_access', where({ video_id: video.id, ...(user ? { user_id: user.id } : {}) }));
   if (removed) await store.increment('videos', video.id, 'users_with_access_total', -removed);
+  // Whoever left the list may hold links to the video's media: they die with the access.
+  if (removed) await store.increment('videos', video.id, 'links_version', 1);
   return removed > 0;
 }

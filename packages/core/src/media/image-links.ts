@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { LinkSigner } from './link-signer';
+import type { LinkAccess } from './link-access';
 import type { PlaceholderKind } from './media-tools';
 
 /** The families of image links, one per collection that holds images (`videos`: a video's own frame). */
@@ -52,9 +53,20 @@ export const extensionOf = (type: 'jpeg' | 'png'): string => (type === 'png' ? '
 
 export const imageSubject = (family: ImageFamily, id: string, version: string): string => `${family}/${id}/${version}`;
 
+/** The version part of a link: the content's, then for a video that is not public its access version and the link's expiry (`u1.a2.e1767571200`). */
+export const linkVersion = (content: ImageContent, access: LinkAccess | null): string =>
+  access ? `${contentVersion(content)}.a${access.version}.e${access.expires}` : contentVersion(content);
+
+/** A link's version part read back: the content version and the access it is bound to; null when it is not one. */
+export function parseLinkVersion(version: string): { content: string; access: LinkAccess | null } | null {
+  const m = /^([a-z0-9]{1,64})(?:\.a(\d{1,9})\.e(\d{1,12}))?$/.exec(version);
+  if (!m) return null;
+  return { content: m[1], access: m[2] === undefined ? null : { version: Number(m[2]), expires: Number(m[3]) } };
+}
+
 /** The signed part of an image link: `<version>-<signature>`. */
-export const imageToken = (signer: LinkSigner, family: ImageFamily, id: string, content: ImageContent): string => {
-  const version = contentVersion(content);
+export const imageToken = (signer: LinkSigner, family: ImageFamily, id: string, content: ImageContent, access: LinkAccess | null): string => {
+  const version = linkVersion(content, access);
   return `${version}-${signer.sign(imageSubject(family, id, version))}`;
 };
 
@@ -72,7 +84,7 @@ export interface ImageLinks {
   sizes: { width: number; height: number; link: string }[];
 }
 
-/** The links of one image: `…/media/<family>/<id>/<token>` and one per size, `…/<w>x<h>.<ext>`. */
+/** The links of one image: `…/media/<family>/<id>/<token>` and one per size, `…/<w>x<h>.<ext>`; `access` binds them to a video's (media/link-access.ts). */
 export function imageLinks(
   base: string,
   signer: LinkSigner,
@@ -81,8 +93,9 @@ export function imageLinks(
   content: ImageContent,
   dims: readonly (readonly [number, number])[],
   uploader = false,
+  access: LinkAccess | null = null,
 ): ImageLinks {
-  const link = `${base}/media/${family}/${id}/${imageToken(signer, family, id, content)}`;
+  const link = `${base}/media/${family}/${id}/${imageToken(signer, family, id, content, access)}`;
   const ext = extensionOf(imageType(content));
   const writable = uploader && content.kind !== 'upload' ? `?upload=${uploadCapability(signer, family, id, contentVersion(content))}` : '';
   return { link: `${link}${writable}`, sizes: dims.map(([width, height]) => ({ width, height, link: `${link}/${width}x${height}.${ext}` })) };

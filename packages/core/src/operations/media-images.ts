@@ -8,12 +8,14 @@ import {
   framePrefix,
   imageSubject,
   imageType,
+  parseLinkVersion,
   recordMediaPrefix,
   type ImageContent,
   type ImageFamily,
   type StoredImage,
 } from '../media/image-links';
 import { isMediaInputError } from '../media/media-tools';
+import { accessHolds } from '../media/link-access';
 import { isoTime } from '../representations/common';
 import { pictureContent, placeholderOf, sizesOf } from '../representations/picture';
 
@@ -26,16 +28,22 @@ import { pictureContent, placeholderOf, sizesOf } from '../representations/pictu
 const families = ['pictures', 'customlogos', 'timelinethumbnails'] as const;
 const familyOf = (ctx: Context<unknown>): ImageFamily => ctx.request.path.split('/')[2] as ImageFamily;
 
-/** The record and content a link names, once its version is the current one and its signature holds. */
-async function resolve(ctx: Context<unknown>, anyVersion = false): Promise<{ record: ImageRecord; content: ImageContent }> {
+/**
+ * The record and content a link names, once its version is the current one, its signature holds
+ * and, for a video's image, the video's access has not changed since it was handed out (nor has
+ * the link expired).
+ */
+async function resolve(ctx: Context<unknown>, anyVersion = false): Promise<{ record: ImageRecord; content: ImageContent; bound: boolean }> {
   const family = familyOf(ctx);
   const dash = ctx.path.token.indexOf('-');
   const version = ctx.path.token.slice(0, dash);
-  const record = dash > 0 ? await loadImageRecord(ctx.store, family, ctx.path.image_id) : null;
-  if (!record || !ctx.links.verify(imageSubject(family, record.id, version), ctx.path.token.slice(dash + 1))) throw deadLink();
+  const parsed = parseLinkVersion(version);
+  const record = dash > 0 && parsed ? await loadImageRecord(ctx.store, family, ctx.path.image_id) : null;
+  if (!record || !parsed || !ctx.links.verify(imageSubject(family, record.id, version), ctx.path.token.slice(dash + 1))) throw deadLink();
+  if (!accessHolds(record.video, parsed.access, ctx.now())) throw deadLink();
   const content = pictureContent(record.image, record.kind, record.time, record.frame);
-  if (!anyVersion && contentVersion(content) !== version) throw deadLink();
-  return { record, content };
+  if (!anyVersion && contentVersion(content) !== parsed.content) throw deadLink();
+  return { record, content, bound: parsed.access !== null };
 }
 
 /** The size a link's last segment names, among those the record is served in. */
@@ -50,7 +58,13 @@ function sizeOf(record: ImageRecord, content: ImageContent, name: string | undef
 const mime = (type: 'jpeg' | 'png') => `image/${type}`;
 
 async function serve(ctx: Context<unknown>): Promise<Reply> {
-  const { record, content } = await resolve(ctx);
+  const resolved = await resolve(ctx);
+  const reply = await serveImage(ctx, resolved);
+  // A link bound to a video's access dies with it: no shared cache may keep its image, a browser a day at most.
+  return resolved.bound ? { ...reply, headers: { ...reply.headers, 'Cache-Control': 'private, max-age=86400' } } : reply;
+}
+
+async function serveImage(ctx: Context<unknown>, { record, content }: { record: ImageRecord; content: ImageContent }): Promise<Reply> {
   const dims = sizeOf(record, content, ctx.path.size);
   const v: Validators = {
     etag: `"${contentVersion(content)}-${dims ? dims.join('x') : 'master'}"`,

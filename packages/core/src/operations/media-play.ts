@@ -2,7 +2,7 @@ import { operation, type Context, type Reply } from '../engine/operation';
 import { findById } from '../domain/lookup';
 import { deadLink, mediaAccess } from '../domain/media-files';
 import { countPlay } from '../domain/plays';
-import { parsePlayToken, playSubject, playTypes, renditionTag } from '../media/play-links';
+import { parsePlayToken, playSubject, playTag, playTypes } from '../media/play-links';
 import type { VideoRecord } from '../records';
 
 /**
@@ -18,7 +18,7 @@ async function servePlay(ctx: Context<unknown>): Promise<Reply> {
   const token = parsePlayToken(ctx.path.token);
   const video = token && (await findById<VideoRecord>(ctx.store, 'videos', ctx.path.video_id));
   const set = video?.renditions;
-  if (!token || !video || !set || renditionTag(set) !== token.tag) throw deadLink();
+  if (!token || !video || !set || playTag(video, set) !== token.tag) throw deadLink();
   if (!ctx.links.verify(playSubject(video.id, token.tag, token.expires), token.signature)) throw deadLink();
   if (token.expires * 1000 <= ctx.now().getTime()) throw deadLink();
   // `…/<file>`, or `…/<rendition>/<file>` for a rendition's HLS playlist and segments.

@@ -5,6 +5,7 @@ import { authorizeUpload, blobReply, commitUpload, deadLink, mediaAccess, mediaH
 import { subtitlePlaylist, trackMediaPrefix } from '../domain/texttrack-files';
 import { parseTrackFile, trackSubject, type TrackToken } from '../media/track-links';
 import type { TexttrackRecord, VideoRecord } from '../records';
+import { accessVersion } from '../media/link-access';
 import { isoTime } from '../representations/common';
 
 /**
@@ -15,14 +16,14 @@ import { isoTime } from '../representations/common';
 const path = '/media/texttracks/{texttrack_id}/{file}';
 const vtt = 'text/vtt; charset=utf-8';
 
-/** The track and its video a link names, while the link is signed, unexpired and (unless `anyVersion`) current. */
+/** The track and its video a link names, while the link is signed, unexpired, handed out under the video's current access and (unless `anyVersion`) current. */
 async function resolve(ctx: Context<unknown>, anyVersion = false): Promise<{ track: TexttrackRecord; video: VideoRecord; token: TrackToken }> {
   const token = parseTrackFile(ctx.path.file);
   const track = token && (await findById<TexttrackRecord>(ctx.store, 'texttracks', ctx.path.texttrack_id));
   const video = track && (await ctx.store.get<VideoRecord>('videos', track.video_id));
   if (!token || !track || !video) throw deadLink();
-  if (!ctx.links.verify(trackSubject(track.id, token.version, token.expires), token.signature)) throw deadLink();
-  if (token.expires * 1000 <= ctx.now().getTime()) throw deadLink();
+  if (!ctx.links.verify(trackSubject(track.id, token.version, token.access, token.expires), token.signature)) throw deadLink();
+  if (token.expires * 1000 <= ctx.now().getTime() || token.access !== accessVersion(video)) throw deadLink();
   if (!anyVersion && token.version !== (track.file?.version ?? 0)) throw deadLink();
   return { track, video, token };
 }

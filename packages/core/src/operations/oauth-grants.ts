@@ -51,7 +51,7 @@ type ExchangeParams = { grant_type?: string; code?: string; redirect_uri?: strin
 export const exchangeCode = operation({
   id: 'oauth.access_token',
   summary:
-    'Extension (SPEC.md does not say how tokens are obtained; the hosted API has it): exchange an authorization code for a user’s token (HTTP Basic client credentials; a public app sends client_id and its PKCE code_verifier). A code works once, for 10 minutes; a second use revokes what the first gave',
+    'Extension (SPEC.md does not say how tokens are obtained; the hosted API has it): exchange an authorization code for a user’s token (HTTP Basic client credentials; a public app sends client_id and its PKCE code_verifier). A code works once, for 10 minutes; a second use, or one with another app’s credentials, another redirect_uri or a wrong PKCE verifier, spends it and revokes what any use gave',
   method: 'POST',
   paths: ['/oauth/access_token'],
   credentials: 'client',
@@ -65,16 +65,10 @@ export const exchangeCode = operation({
     if (!p.code) throw invalidRequest('code is missing.');
     const code = await ctx.store.get<CodeRecord>('oauth_codes', hashToken(p.code));
     if (!code) throw invalidGrant('The authorization code is unknown, expired or used.');
-    if (code.used_time !== null) return reused(ctx, code);
+    if (code.used_time !== null) return burn(ctx, code, 'The authorization code is unknown, expired or used.');
     if (Date.parse(code.expires_time) <= ctx.now().getTime()) throw invalidGrant('The authorization code is unknown, expired or used.');
-    if (code.app_id !== app.id) throw invalidGrant('The authorization code was issued to another app.');
-    if (p.redirect_uri !== undefined ? p.redirect_uri !== code.redirect_uri : code.redirect_uri_sent) {
-      throw invalidGrant('redirect_uri differs from the one in the authorization request.');
-    }
-    if (code.code_challenge !== null) {
-      if (!p.code_verifier) throw invalidGrant('code_verifier is missing: the authorization request sent a PKCE challenge.');
-      if (!verifierMatches(p.code_verifier, code.code_challenge)) throw invalidGrant('code_verifier does not match the PKCE challenge.');
-    } else if (p.code_verifier !== undefined) throw invalidGrant('code_verifier was sent, but the authorization request sent no PKCE challenge.');
+    const refusal = exchangeRefusal(code, app.id, p);
+    if (refusal) return burn(ctx, code, refusal);
     const user = await ctx.store.get<UserRecord>('users', code.user_id);
     if (!user) throw invalidGrant('The user who granted this code no longer exists.');
     await ctx.store.update<CodeRecord>('oauth_codes', code.id, { used_time: ctx.now().toISOString() });
@@ -83,17 +77,31 @@ export const exchangeCode = operation({
   },
 });
 
+/** Why this exchange of a live, unused code is refused (the code is another app's, or the request is not the one it answers), or null. */
+function exchangeRefusal(code: CodeRecord, appId: string, p: ExchangeParams): string | null {
+  if (code.app_id !== appId) return 'The authorization code was issued to another app.';
+  if (p.redirect_uri !== undefined ? p.redirect_uri !== code.redirect_uri : code.redirect_uri_sent) return 'redirect_uri differs from the one in the authorization request.';
+  if (code.code_challenge !== null) {
+    if (!p.code_verifier) return 'code_verifier is missing: the authorization request sent a PKCE challenge.';
+    if (!verifierMatches(p.code_verifier, code.code_challenge)) return 'code_verifier does not match the PKCE challenge.';
+  } else if (p.code_verifier !== undefined) return 'code_verifier was sent, but the authorization request sent no PKCE challenge.';
+  return null;
+}
+
 /**
- * A code used again: somebody else may hold it, so what its first use gave is revoked (RFC 6749
- * §4.1.2). Answered, not thrown, so the revocation commits with the refusal.
+ * A code used again, or presented by the wrong app or without its verifier: somebody else may
+ * hold it, so it is spent and what a first use gave is revoked (RFC 6749 §4.1.2); a failed
+ * check leaves no code for another guess. Answered, not thrown, so the burning commits with the
+ * refusal.
  */
-async function reused(ctx: Context<ExchangeParams>, code: CodeRecord): Promise<Reply> {
+async function burn(ctx: Context<ExchangeParams>, code: CodeRecord, description: string): Promise<Reply> {
+  if (code.used_time === null) await ctx.store.update<CodeRecord>('oauth_codes', code.id, { used_time: ctx.now().toISOString() });
   await ctx.store.deleteWhere('tokens', eq('code_id', code.id));
   return {
     status: 400,
     kind: 'auth',
     headers: { 'Cache-Control': 'private, no-store, no-cache' },
-    body: { error: 'invalid_grant', error_description: 'The authorization code is unknown, expired or used.' },
+    body: { error: 'invalid_grant', error_description: description },
   };
 }
 

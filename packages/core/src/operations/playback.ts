@@ -7,7 +7,7 @@ import { loadVisibleVideo } from '../domain/videos';
 import type { TexttrackRecord, UserRecord, VideoRecord } from '../records';
 import { where } from '../store/filters';
 import { representContext } from '../domain/users';
-import { countPlay } from '../domain/plays';
+import { countPlay, viewerCookie } from '../domain/plays';
 import { representUserSummary } from '../representations/user';
 import { clipPicture, reviewSubject, videoUri } from '../representations/video';
 import { playBase } from '../media/play-links';
@@ -91,7 +91,7 @@ export const getReviewPage = operation({
 async function playerReply(ctx: Context<unknown>, video: VideoRecord, password: string | undefined, ancestors: string[]): Promise<Reply> {
   const input = await playerInput(ctx, video, password);
   const page = playerPage(input);
-  return { status: 200, headers: playerHeaders(input, page.style, ancestors), html: page.html };
+  return { status: 200, headers: { ...playerHeaders(input, page.style, ancestors), ...viewerCookie(ctx) }, html: page.html };
 }
 
 /**
@@ -104,7 +104,7 @@ export async function playerInput(ctx: Context<unknown>, video: VideoRecord, pas
   // Once transcoded: the HLS stream, and a progressive rendition for browsers that play neither
   // (the signed links of the Clip's `play`).
   const set = video.renditions;
-  const base = set ? playBase(ctx.baseUrl, rc.links, video.id, set, rc.now).base : null;
+  const base = set ? playBase(ctx.baseUrl, rc.links, video, set, rc.now).base : null;
   const hls = set ? `${base}/${set.master}` : null;
   const fallback = set ? progressiveFallback(set.list) : undefined;
   const src = fallback
@@ -175,7 +175,7 @@ async function playerTracks(ctx: Context<unknown>, video: VideoRecord): Promise<
   const now = ctx.now();
   return items
     .filter((t) => t.file)
-    .map((t) => ({ kind: t.type, srclang: t.language, label: t.name, src: representTexttrack(t, rc, now, null).link as string }));
+    .map((t) => ({ kind: t.type, srclang: t.language, label: t.name, src: representTexttrack(t, video, rc, now, null).link as string }));
 }
 
 /** A small size of the owner's active custom logo, once it has an image. */

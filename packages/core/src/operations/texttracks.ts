@@ -50,7 +50,7 @@ export const createTexttrack = operation({
     });
     await keepOneActive(ctx.store, track);
     await ctx.store.increment('videos', video.id, 'texttracks_total', 1);
-    return created(representTexttrack(track, representContext(ctx), ctx.now(), video.user_id), kind);
+    return created(representTexttrack(track, video, representContext(ctx), ctx.now(), video.user_id), kind);
   },
 });
 
@@ -71,7 +71,7 @@ export const listTexttracks = operation({
     });
     const rc = representContext(ctx);
     const now = ctx.now();
-    return listReply(ctx, page, result.total, result.items.map((t) => representTexttrack(t, rc, now, video.user_id)), kind);
+    return listReply(ctx, page, result.total, result.items.map((t) => representTexttrack(t, video, rc, now, video.user_id)), kind);
   },
 });
 
@@ -83,7 +83,7 @@ export const getTexttrack = operation({
   params: object({ password }),
   async handle(ctx) {
     const video = await loadVisibleVideo(ctx, ctx.path.video_id, ctx.params.password);
-    return ok(representTexttrack(await loadTrack(ctx.store, video, ctx.path.texttrack_id), representContext(ctx), ctx.now(), video.user_id), kind);
+    return ok(representTexttrack(await loadTrack(ctx.store, video, ctx.path.texttrack_id), video, representContext(ctx), ctx.now(), video.user_id), kind);
   },
 });
 
@@ -102,7 +102,7 @@ export const updateTexttrack = operation({
     const saved = (await ctx.store.update<TexttrackRecord>('texttracks', track.id, stripUndefined({ ...input, modified_time: isoTime(ctx.now()) })))!;
     await keepOneActive(ctx.store, saved);
     // SPEC.md gives this PATCH 200 in every version (3.2's list of PATCHes that answered 204 omits text tracks).
-    return ok(representTexttrack(saved, representContext(ctx), ctx.now(), video.user_id), kind);
+    return ok(representTexttrack(saved, video, representContext(ctx), ctx.now(), video.user_id), kind);
   },
 });
 
@@ -118,7 +118,7 @@ export const deleteTexttrack = operation({
     assertEnabled(track);
     await ctx.store.delete('texttracks', track.id);
     await ctx.store.increment('videos', video.id, 'texttracks_total', -1);
-    const reply = since(ctx.version, 'texttrackDeleteNoContent') ? noContent() : ok(representTexttrack(track, representContext(ctx), ctx.now(), video.user_id), kind);
+    const reply = since(ctx.version, 'texttrackDeleteNoContent') ? noContent() : ok(representTexttrack(track, video, representContext(ctx), ctx.now(), video.user_id), kind);
     return { ...reply, discard: [trackMediaPrefix(track)] };
   },
 });

@@ -10,13 +10,13 @@ import { loadVisibleVideo } from '../domain/videos';
 import { pathChannel } from '../domain/channel-videos';
 import type { PictureRecord, VideoRecord } from '../records';
 import { isoTime } from '../representations/common';
-import { frameSource, representPicture } from '../representations/picture';
+import { representPicture } from '../representations/picture';
 import { pictureMediaPrefix } from '../media/image-links';
 
 const password = optional(size(string(), 1, 128));
 
 const represent = (ctx: Context<unknown>, video: VideoRecord, picture: PictureRecord) =>
-  representPicture(picture, videoPictureUri(picture), representContext(ctx), video.user_id, frameSource(video));
+  representPicture(picture, videoPictureUri(picture), representContext(ctx), video.user_id, video);
 
 export const createVideoPicture = operation({
   id: 'videos.pictures.create',

@@ -13,6 +13,7 @@ import { emitVideoEvent } from '../domain/webhooks';
 import { releaseVideo } from '../domain/upload-quota';
 import { abortUploadKind } from '../jobs/abort-upload-job';
 import { hasten } from '../jobs/queue';
+import { bumpedAccess } from '../media/link-access';
 
 
 export const getVideo = operation({
@@ -40,7 +41,7 @@ export const updateVideo = operation({
     checkVideoRules(ctx, owner, ctx.params, video);
     const patch = videoPatch(video, ctx.params, ctx.now());
     if (patch.privacy_view === 'password' && !patch.password_hash && !video.password_hash) patch.password_hash = owner.password_hash;
-    const saved = await ctx.store.update<VideoRecord>('videos', video.id, patch);
+    const saved = await ctx.store.update<VideoRecord>('videos', video.id, { ...patch, ...bumpedAccess(video, patch) });
     return updated(ctx, await representOne(ctx, saved!), 'video');
   },
 });

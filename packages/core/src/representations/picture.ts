@@ -9,6 +9,7 @@ import {
   type ImageFamily,
 } from '../media/image-links';
 import type { PlaceholderKind } from '../media/media-tools';
+import { pictureAccess, type LinkAccess } from '../media/link-access';
 import { resourceKey, type RepresentContext } from './common';
 
 /** The placeholder each kind of picture owner shows until it has an image. */
@@ -29,18 +30,22 @@ export function pictureContent(image: PictureRecord['image'], ownerKind: string,
   return { kind: 'placeholder', placeholder: placeholderOf(ownerKind) };
 }
 
-/** `link` and `sizes` of an image-bearing record; `uploader` is the user who may PUT its image (their `link` carries the upload capability). */
-export const imageFields = (ctx: RepresentContext, family: ImageFamily, id: string, content: ImageContent, ownerKind: string, uploader: string | null) =>
-  imageLinks(ctx.baseUrl, ctx.links, family, id, content, sizesOf(ownerKind), uploader !== null && ctx.viewer?.id === uploader);
+/**
+ * `link` and `sizes` of an image-bearing record; `uploader` is the user who may PUT its image
+ * (their `link` carries the upload capability); `access`, what the links of a video's image are bound to.
+ */
+export const imageFields = (ctx: RepresentContext, family: ImageFamily, id: string, content: ImageContent, ownerKind: string, uploader: string | null, access: LinkAccess | null = null) =>
+  imageLinks(ctx.baseUrl, ctx.links, family, id, content, sizesOf(ownerKind), uploader !== null && ctx.viewer?.id === uploader, access);
 
 /**
  * The Picture representation; `uri` is the picture's path under its owner (e.g. `/videos/7/pictures/3`).
- * `uploader` is the user who may PUT its image; a video's pictures pass the video's `frame`
- * source so a picture with no upload shows its frame.
+ * `uploader` is the user who may PUT its image; a video's pictures pass the video, so a picture
+ * with no upload shows its frame and its links die with the video's access.
  */
-export function representPicture(picture: PictureRecord, uri: string, ctx: RepresentContext, uploader: string | null, frame: FrameSource | null = null): Record<string, unknown> {
-  const content = pictureContent(picture.image, picture.owner_kind, picture.time, picture.owner_kind === 'video' ? frame : null);
-  const { link, sizes } = imageFields(ctx, 'pictures', picture.id, content, picture.owner_kind, uploader);
+export function representPicture(picture: PictureRecord, uri: string, ctx: RepresentContext, uploader: string | null, video: VideoRecord | null = null): Record<string, unknown> {
+  const owner = picture.owner_kind === 'video' ? video : null;
+  const content = pictureContent(picture.image, picture.owner_kind, picture.time, owner && frameSource(owner));
+  const { link, sizes } = imageFields(ctx, 'pictures', picture.id, content, picture.owner_kind, uploader, owner && pictureAccess(owner, ctx.now));
   const out: Record<string, unknown> = {
     uri,
     active: picture.active,
@@ -56,9 +61,9 @@ export function representPicture(picture: PictureRecord, uri: string, ctx: Repre
 }
 
 /** A video's own picture while nobody chose one: a frame of it, at the default offset. */
-export function representVideoFrame(frame: FrameSource, ctx: RepresentContext): Record<string, unknown> {
+export function representVideoFrame(frame: FrameSource, ctx: RepresentContext, access: LinkAccess | null): Record<string, unknown> {
   const content = pictureContent(null, 'video', null, frame);
-  const { link, sizes } = imageFields(ctx, 'videos', frame.videoId, content, 'video', null);
+  const { link, sizes } = imageFields(ctx, 'videos', frame.videoId, content, 'video', null, access);
   const out: Record<string, unknown> = { uri: null, active: true, type: 'default', link, sizes, resource_key: resourceKey('videoframe', frame.videoId) };
   if (ctx.version[0] === 3 && ctx.version[1] === 2) out.default = false;
   return out;

@@ -1,6 +1,7 @@
 import type { TimelineThumbnailRecord, VideoRecord } from '../records';
 import { resourceKey, type RepresentContext } from './common';
 import { frameSource, imageFields, pictureContent } from './picture';
+import { pictureAccess } from '../media/link-access';
 
 /**
  * The timeline thumbnail representation. Its image is a frame of the video (or one PUT to its
@@ -8,7 +9,7 @@ import { frameSource, imageFields, pictureContent } from './picture';
  */
 export function representTimelineThumbnail(thumbnail: TimelineThumbnailRecord, video: VideoRecord, ctx: RepresentContext): Record<string, unknown> {
   const content = pictureContent(thumbnail.image, 'video', null, frameSource(video));
-  const { link, sizes } = imageFields(ctx, 'timelinethumbnails', thumbnail.id, content, 'video', video.user_id);
+  const { link, sizes } = imageFields(ctx, 'timelinethumbnails', thumbnail.id, content, 'video', video.user_id, pictureAccess(video, ctx.now));
   return {
     uri: `/videos/${thumbnail.video_id}/timelinethumbnails/${thumbnail.id}`,
     status: video.transcode_status,

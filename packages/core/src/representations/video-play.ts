@@ -15,7 +15,7 @@ const quality = (height: number, width: number): string => {
 export function representPlay(video: VideoRecord, ctx: RepresentContext): Record<string, unknown> {
   const set = video.renditions;
   if (!set) return { status: 'unavailable', progressive: [], hls: null, storyboard: null };
-  const { base, expires } = playBase(ctx.baseUrl, ctx.links, video.id, set, ctx.now);
+  const { base, expires } = playBase(ctx.baseUrl, ctx.links, video, set, ctx.now);
   const expiration = isoTime(new Date(expires * 1000));
   return {
     status: 'playable',
@@ -49,7 +49,7 @@ export function representFiles(video: VideoRecord, ctx: RepresentContext, downlo
     ? [{ quality: 'source', rendition: 'source', type: video.file.type, width: video.width, height: video.height, size: video.file.size, link, created_time: video.modified_time, fps: null, md5: null, public_name: 'Original' }]
     : [];
   if (!set) return source;
-  const { base, expires } = playBase(ctx.baseUrl, ctx.links, video.id, set, ctx.now);
+  const { base, expires } = playBase(ctx.baseUrl, ctx.links, video, set, ctx.now);
   const expiration = isoTime(new Date(expires * 1000));
   return [
     ...source,

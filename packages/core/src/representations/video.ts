@@ -5,6 +5,7 @@ import { representCategory } from './category';
 import { connection, interaction, notReportable, placeholderPicture, resourceKey, type RepresentContext } from './common';
 import type { ProjectRecord } from '../domain/project-records';
 import { frameSource, representPicture, representVideoFrame } from './picture';
+import { pictureAccess } from '../media/link-access';
 import { representProject } from './project';
 import { representTag } from './tag';
 import { representFiles, representPlay } from './video-play';
@@ -213,6 +214,6 @@ function embedHtml(link: string, video: VideoRecord): string {
 /** The Clip's picture: the chosen one, else a frame of the video, else (no file yet) the placeholder. */
 export function clipPicture(video: VideoRecord, uri: string, ctx: RepresentContext): Readonly<Record<string, unknown>> {
   const frame = frameSource(video);
-  if (video.active_picture) return representPicture(video.active_picture, `${uri}/pictures/${video.active_picture.id}`, ctx, video.user_id, frame);
-  return frame ? representVideoFrame(frame, ctx) : placeholderPicture(ctx, 'thumbnail');
+  if (video.active_picture) return representPicture(video.active_picture, `${uri}/pictures/${video.active_picture.id}`, ctx, video.user_id, video);
+  return frame ? representVideoFrame(frame, ctx, pictureAccess(video, ctx.now)) : placeholderPicture(ctx, 'thumbnail');
 }

@@ -94,6 +94,12 @@ export const schema: Schema = {
   watchlater: userVideo(),
   /** Watch history; `created_time` is the last time the user watched the video. */
   watched: userVideo(),
+  /** Who played a video lately: a play counts once per viewer per video per half hour (domain/plays.ts). */
+  recent_plays: {
+    id: 'auto',
+    fields: { video_id: 'string', viewer: 'string', created_time: 'string' },
+    indexes: [['video_id', 'viewer', 'created_time'], ['created_time']],
+  },
   /** The users a `users`-privacy video is shared with. */
   video_access: userVideo(),
   /** The embed whitelist of a video. */

@@ -15,6 +15,9 @@ export interface NewApp {
 
 export class AppInputError extends Error {}
 
+/** Hosts of a native app's loopback redirect (RFC 8252 §7.3), as URL spells them. */
+const loopbackHosts = ['localhost', '127.0.0.1', '[::1]'];
+
 /**
  * Why a redirect URI cannot be registered, or null: absolute, no fragment (RFC 6749 §3.1.2), and
  * https except on loopback or for a native app's own scheme (RFC 8252 §7.1).
@@ -27,10 +30,34 @@ export function redirectUriProblem(uri: string): string | null {
     return `"${uri}" is not an absolute URI.`;
   }
   if (url.hash || uri.includes('#')) return `"${uri}" has a fragment, which a redirect URI may not have.`;
-  if (url.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(url.hostname)) return `"${uri}" is http on a public host: use https.`;
+  if (url.protocol === 'http:' && !loopbackHosts.includes(url.hostname)) return `"${uri}" is http on a public host: use https.`;
   if (/^(javascript|data|vbscript|file):$/.test(url.protocol)) return `"${uri}" has a scheme a browser must not be sent to.`;
   return null;
 }
+
+/**
+ * Whether `uri` is one of the app's registered redirect URIs: exactly (RFC 9700 §2.1: no
+ * prefixes, no wildcards), except that a loopback URI may name any port, since a native app
+ * listens on whichever one the system gives it (RFC 8252 §7.3). Everything but the port must match.
+ */
+export function redirectUriRegistered(registered: readonly string[], uri: string): boolean {
+  if (registered.includes(uri)) return true;
+  const given = parsed(uri);
+  if (!given || given.protocol !== 'http:' || !loopbackHosts.includes(given.hostname) || given.username || given.password) return false;
+  const anyPort = (u: URL) => `${u.protocol}//${u.hostname}${u.pathname}${u.search}`;
+  return registered.some((r) => {
+    const url = parsed(r);
+    return !!url && url.protocol === 'http:' && loopbackHosts.includes(url.hostname) && anyPort(url) === anyPort(given);
+  });
+}
+
+const parsed = (uri: string): URL | null => {
+  try {
+    return new URL(uri);
+  } catch {
+    return null;
+  }
+};
 
 /** Registers an app; the secret (null for a public app) is answered this once and only its hash kept. */
 export async function createApp(store: Store, now: Date, input: NewApp): Promise<{ app: AppRecord; secret: string | null }> {

@@ -1,6 +1,6 @@
 import type { Store } from '../../store/store';
 import type { Scope } from '../../engine/scopes';
-import { appByClientId, isPublicApp } from './apps';
+import { appByClientId, isPublicApp, redirectUriRegistered } from './apps';
 import { askedScopes } from './grants';
 import { challengeForm } from './pkce';
 import type { AppRecord } from './records';
@@ -43,8 +43,7 @@ export async function checkAuthorize(store: Store, params: AuthorizeParams): Pro
   if (!app) return { refused: 'This sign-in link names no app this server knows.' };
   const sent = params.redirect_uri !== undefined && params.redirect_uri !== '';
   const redirectUri = sent ? params.redirect_uri! : app.redirect_uris[0];
-  // Exact match with a registered URI (RFC 9700 §2.1): no prefixes, no wildcards.
-  if (!app.redirect_uris.includes(redirectUri)) return { refused: `The app "${app.name}" has not registered the address this link would send you back to.` };
+  if (!redirectUriRegistered(app.redirect_uris, redirectUri)) return { refused: `The app "${app.name}" has not registered the address this link would send you back to.` };
   const state = params.state;
   const fail = (error: string, description: string): CheckedAuthorize => ({ redirectError: { uri: redirectUri, error, description, state } });
   if (params.response_type !== 'code') return fail('unsupported_response_type', 'response_type must be "code".');
