@@ -8,6 +8,7 @@ import { registerCall } from './commands/call';
 import { registerExport } from './commands/export';
 import { registerFollow } from './commands/follow';
 import { registerImport } from './commands/import';
+import { registerJobs } from './commands/jobs';
 import { registerLogin } from './commands/login';
 import { registerMigrate } from './commands/migrate';
 import { registerOperations } from './commands/operations';
@@ -38,6 +39,7 @@ export function createProgram(io: CliIo): Command {
   registerServe(program, io);
   registerWorker(program, io);
   registerRepackage(program, io);
+  registerJobs(program, io);
   registerBlobs(program, io);
   registerSeed(program, io);
   registerUsers(program, io);
