@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
 import type { CliIo } from './io';
 import { registerApi } from './commands/api';
+import { registerBackup } from './commands/backup';
 import { registerBatch } from './commands/batch';
 import { registerBlobs } from './commands/blobs';
 import { registerCall } from './commands/call';
@@ -51,6 +52,7 @@ export function createProgram(io: CliIo): Command {
   registerExport(program, io);
   registerImport(program, io);
   registerMigrate(program, io);
+  registerBackup(program, io);
   registerBatch(program, io);
   registerFollow(program, io);
   registerTags(program, io);
