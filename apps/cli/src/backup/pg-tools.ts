@@ -33,8 +33,18 @@ const shown = (url: string): string => {
   return u.toString();
 };
 
+/**
+ * The URL as libpq reads it: a form-encoded space (`+`, as URLSearchParams writes
+ * `options=-c+search_path=…`) is percent-encoded, since libpq decodes only `%XX`.
+ */
+const libpqUrl = (url: string): string => {
+  const u = new URL(url);
+  u.search = u.search.replace(/\+/g, '%20');
+  return u.toString();
+};
+
 /** The pg_dump arguments for a custom-format dump of the store at `url` into `to`. */
-export const pgDumpArgs = (url: string, to: string): string[] => ['--format=custom', '--no-owner', ...schemaArgs(url), `--file=${to}`, `--dbname=${url}`];
+export const pgDumpArgs = (url: string, to: string): string[] => ['--format=custom', '--no-owner', ...schemaArgs(url), `--file=${to}`, `--dbname=${libpqUrl(url)}`];
 
 /** pg_restore's arguments: into the store at `url`, replacing its tables (in one transaction). */
 export const pgRestoreArgs = (url: string, from: string): string[] => [
@@ -44,7 +54,7 @@ export const pgRestoreArgs = (url: string, from: string): string[] => [
   '--clean',
   '--if-exists',
   ...schemaArgs(url),
-  `--dbname=${url}`,
+  `--dbname=${libpqUrl(url)}`,
   from,
 ];
 
