@@ -12,7 +12,7 @@ import { resolveTarget } from '../target';
 import { addTargetOptions } from './options';
 
 /** A job as the console prints it (the admin operations' representation). */
-export interface JobView {
+interface JobView {
   id: string;
   kind: string;
   state: string;
@@ -24,7 +24,7 @@ export interface JobView {
   created_time: string;
 }
 
-export const jobColumns = ['id', 'kind', 'state', 'subject', 'attempts', 'last_error', 'created_time'] as const;
+const jobColumns = ['id', 'kind', 'state', 'subject', 'attempts', 'last_error', 'created_time'] as const;
 
 /**
  * The console `reelbase jobs` talks to: a running server's admin operations when the target is
@@ -48,14 +48,14 @@ const positive = (flag: string, value: string, most: number): number => {
 
 /** Runs `work` on the console and prints its answer; an API error goes to stderr (exit 1). */
 async function withConsole(io: CliIo, opts: TargetOptions & Json, work: (c: JobConsole) => Promise<TransportResponse>, print: (body: unknown) => void): Promise<void> {
-  const console = await openJobConsole(io, opts);
+  const jobConsole = await openJobConsole(io, opts);
   try {
-    const answer = await work(console);
+    const answer = await work(jobConsole);
     if (!succeeded(io, opts, answer)) throw new ReportedFailure(1);
     if (opts.json) io.stdout(json(answer.body));
     else print(answer.body);
   } finally {
-    await console.close();
+    await jobConsole.close();
   }
 }
 
