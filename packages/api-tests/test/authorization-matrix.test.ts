@@ -79,6 +79,11 @@ const table: Record<string, Entry> = {
   'users.webhooks.list': self(),
   'users.webhooks.get': self(),
   'users.webhooks.delete': self(),
+  // The operator's job console: no owner; a token without the admin scope is refused (walk-operations, jobs-console).
+  'admin.jobs.list': na('the operator\'s job console; nothing owned'),
+  'admin.jobs.get': na('the operator\'s job console; nothing owned'),
+  'admin.jobs.retry': na('the operator\'s job console; nothing owned'),
+  'admin.jobs.cancel': na('the operator\'s job console; nothing owned'),
   'media.play.get': na('signed, expiring playback links handed out with the Clip; tested in transcoding'),
   'videos.update': owner({ body: { name: 'Hijacked', description: 'pwned' } }),
   'videos.delete': owner(),

@@ -18,7 +18,7 @@ export { operations } from './operations';
 export { createRouter, type Route } from './engine/router';
 export { ApiError } from './engine/errors';
 export { memoryRateLimiter, rateLimitedCode, rateQuota, rateReset, rateWindow, type RateLimit, type RateLimiter, type RateQuota } from './engine/rate-limit';
-export { scopes, parseScopes, type Scope } from './engine/scopes';
+export { scopes, appScopes, operatorScopes, parseScopes, type Scope } from './engine/scopes';
 export { parseAcceptVersion, formatVersion, type Version } from './engine/versions';
 export { createUser, createToken, findUser, loadUserFacts, type NewUser } from './domain/users';
 export { fillTagNames } from './domain/tags';
@@ -50,6 +50,8 @@ export { enqueue, claimJob, heartbeat, markDone, markFailed, release, stillHeld,
 export { pruneJobs, jobPruner, pruneBatch, pruneEverySeconds, type JobRetention, type PruneStep } from './jobs/prune-jobs';
 export { webhookKind, type DeliveryPayload, type WebhookRecord } from './domain/webhooks';
 export type { JobRecord } from './jobs/job-records';
+export { listJobs, getJob, retryJob, cancelJob, cancelledError, jobStates, type JobFilter } from './jobs/job-console';
+export { representJob } from './representations/job';
 export { uploadFormPage } from './uploads/form-page';
 export type { RenditionSet, VideoFile } from './records';
 export { seedPopulation, type PopulationSummary, type SeedContext, type Busiest } from './population/seed-population';

@@ -1,2 +1,3 @@
 export { openSqliteStore, type SqliteStoreOptions } from './open-sqlite-store';
 export type { SearchBuildProgress } from './sqlite-search';
+export { backupSqlite, restoreSqlite, sqliteIntegrity } from './backup';

@@ -94,14 +94,14 @@ export function registerServe(program: Command, io: CliIo): void {
     });
 }
 
-/** On a store with no users: user `admin` and an all-scopes token, in one transaction. */
+/** On a store with no users: user `admin` and a token with every scope, the operator's `admin` (the job console) too, in one transaction. */
 export async function bootstrapAdmin(service: Service): Promise<{ user: UserRecord; token: string } | null> {
   return service.store.transaction(async (tx) => {
     // Whether any user exists, not how many: counting 100,000 users took half a second of each start.
     if (await tx.findOne('users', and())) return null;
     const now = service.now();
     const user = await createUser(tx, now, { name: 'admin' }, service.config.defaultAccount);
-    const { token } = await createToken(tx, now, user.id, parseScopes('all'));
+    const { token } = await createToken(tx, now, user.id, parseScopes('all,admin'));
     return { user, token };
   });
 }

@@ -27,7 +27,7 @@ export function registerTokens(program: Command, io: CliIo): void {
     .command('create')
     .description('create an access token for a user and print it (shown only once)')
     .requiredOption('--user <id>', 'user id (or custom link slug)')
-    .requiredOption('--scopes <list>', 'all, or a comma list of: public, private, create, edit, delete, interact, upload, …')
+    .requiredOption('--scopes <list>', 'all (every scope an app may ask for), or a comma list of: public, private, create, edit, delete, interact, upload, …; admin (the job console) only when named, e.g. all,admin')
     .addOption(storeOption())
     .addOption(jsonOption())
     .action(async (opts: CreateOptions) => {

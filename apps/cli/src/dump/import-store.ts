@@ -144,7 +144,7 @@ async function verify(store: Store, header: DumpHeader): Promise<CollectionCheck
 }
 
 /** The collections that hold documents, with their counts. */
-async function occupiedCollections(store: Store, schema: Schema): Promise<Record<string, number>> {
+export async function occupiedCollections(store: Store, schema: Schema): Promise<Record<string, number>> {
   const occupied: Record<string, number> = {};
   for (const name of Object.keys(schema)) {
     if (name === ownKeys) continue;

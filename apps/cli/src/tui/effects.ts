@@ -76,6 +76,11 @@ async function perform(client: Client, effect: ApiEffect): Promise<Msg> {
     case 'delete':
       await call('videos.delete', { video_id: effect.videoId });
       return { type: 'videoDeleted', uri: `/videos/${effect.videoId}`, text: `Deleted ${quoted}.` };
+    case 'job': {
+      const job = (await call(`admin.jobs.${effect.action}`, { job_id: effect.jobId })).body as Item;
+      const text = effect.action === 'retry' ? `Job ${effect.jobId} is queued again.` : `Job ${effect.jobId} is cancelled.`;
+      return { type: 'jobChanged', job, text };
+    }
   }
 }
 

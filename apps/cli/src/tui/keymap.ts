@@ -1,3 +1,5 @@
+import { jobsRefreshSeconds } from './sections';
+
 /** Every key of the TUI, grouped as the help screen (`?`) shows them; it fits a 24-row terminal. */
 export const keymap: readonly { title: string; keys: readonly [string, string][] }[] = [
   {
@@ -10,6 +12,7 @@ export const keymap: readonly { title: string; keys: readonly [string, string][]
       ['n PgDn  p PgUp', 'next / previous page'],
       ['/', 'search (the list’s own query; Enter an empty one to clear it)'],
       ['r  ?  Ctrl-C', 'reload · this help · quit at once'],
+      ['R  X', `on a job (Jobs, 8; admin token): retry · cancel; it reloads every ${jobsRefreshSeconds} s`],
     ],
   },
   {

@@ -2,7 +2,7 @@ import { pick } from '../render/table';
 import { openForm } from './form';
 import { idOf, nameOf } from './format';
 import { overlayKey } from './overlay-keys';
-import { sectionById, sections } from './sections';
+import { sectionById, sections, type SectionId } from './sections';
 import { currentList, firstPageParams, selectedItem, selectedVideo, videoIn, type Effect, type Item, type Keypress, type Msg, type State, type Step } from './state';
 import { load, say, search, showSection, still, withList } from './transitions';
 
@@ -41,6 +41,14 @@ export function update(state: State, msg: Msg): Step {
       const cleared = { ...removeVideo(state, msg.uri), busy: null, focus: 'list' as const, message: { text: msg.text, error: false } };
       const current = currentList(cleared).page?.current;
       return current ? load(cleared, cleared.section, current, {}) : still(cleared);
+    }
+    case 'jobChanged':
+      return still({ ...replaceItem(state, 'jobs', msg.job), busy: null, message: { text: msg.text, error: false } });
+    case 'tick': {
+      const list = currentList(state);
+      // A job list on screen follows the queue, unless the operator is busy with something on top of it.
+      if (!sectionById(state.section).jobs || state.overlay || state.busy || list.status !== 'ready') return still(state);
+      return load(state, state.section, list.page?.current ?? firstPageParams(state.section, list.query), {});
     }
     case 'failed': {
       const { overlay } = state;
@@ -103,7 +111,24 @@ function browseKey(previous: State, key: Keypress): Step {
       return still({ ...state, overlay: { kind: 'prompt', purpose: 'search', text: list.query } });
   }
   if (/^[1-9]$/.test(k) && Number(k) <= sections.length) return showSection(state, sections[Number(k) - 1].id);
+  if (k === 'R' || k === 'X') return jobKey(state, k === 'R' ? 'retry' : 'cancel');
   return videoKey(state, k);
+}
+
+/** R X: retry or cancel the selected job. */
+function jobKey(state: State, action: 'retry' | 'cancel'): Step {
+  if (!sectionById(state.section).jobs) return still(state);
+  const job = selectedItem(state);
+  if (!job) return say(state, 'Nothing selected.');
+  if (state.busy) return say(state, `Wait: ${state.busy}`);
+  return still({ ...state, busy: action === 'retry' ? 'Retrying…' : 'Cancelling…' }, { type: 'job', action, jobId: idOf(job) });
+}
+
+/** The item of `section` with `item`'s uri becomes `item`. */
+function replaceItem(state: State, section: SectionId, item: Item): State {
+  const page = state.lists[section].page;
+  if (!page) return state;
+  return withList(state, section, { page: { ...page, items: page.items.map((i) => (i.uri === item.uri ? item : i)) } });
 }
 
 /** e l w t T a c d: actions on the selected video. */

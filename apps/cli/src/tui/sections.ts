@@ -11,7 +11,7 @@ export interface DetailField {
   format?: Format;
 }
 
-export type SectionId = 'videos' | 'channels' | 'albums' | 'folders' | 'following' | 'feed' | 'search';
+export type SectionId = 'videos' | 'channels' | 'albums' | 'folders' | 'following' | 'feed' | 'search' | 'jobs';
 
 /** One browsable list of the TUI, described as data: the reducer and the loader read it. */
 export interface Section {
@@ -30,7 +30,12 @@ export interface Section {
   video?: string;
   /** The list answers only a search (`query` is required): showing it asks for one first. */
   searchOnly?: boolean;
+  /** Its items are background jobs: the list reloads itself while shown, R retries and X cancels (the admin operations). */
+  jobs?: true;
 }
+
+/** How often a job list reloads itself while it is shown. */
+export const jobsRefreshSeconds = 5;
 
 /** The fields of a video the TUI reads, for lists and for `videos.get` after an action. */
 export const videoFields = [
@@ -154,6 +159,27 @@ export const sections: readonly Section[] = [
     detail: videoDetail,
     video: '',
     searchOnly: true,
+  },
+  {
+    id: 'jobs',
+    title: 'Jobs',
+    list: 'admin.jobs.list',
+    fields: ['uri', 'kind', 'state', 'subject', 'attempts', 'max_attempts', 'last_error', 'created_time', 'due_time', 'finished_time', 'worker'],
+    label: 'kind',
+    aside: { label: 'State', path: 'state' },
+    detail: [
+      { label: 'Job', path: 'uri' },
+      { label: 'State', path: 'state' },
+      { label: 'Subject', path: 'subject' },
+      { label: 'Attempts', path: 'attempts', format: 'count' },
+      { label: 'Allowed', path: 'max_attempts', format: 'count' },
+      { label: 'Last error', path: 'last_error' },
+      { label: 'Created', path: 'created_time', format: 'time' },
+      { label: 'Due', path: 'due_time', format: 'time' },
+      { label: 'Finished', path: 'finished_time', format: 'time' },
+      { label: 'Worker', path: 'worker' },
+    ],
+    jobs: true,
   },
 ];
 

@@ -88,6 +88,7 @@ export type Effect =
   | { type: 'choices'; purpose: 'album' | 'channel'; videoId: string }
   | { type: 'addTo'; purpose: 'album' | 'channel'; videoId: string; name: string; target: Choice }
   | { type: 'delete'; videoId: string; name: string }
+  | { type: 'job'; action: 'retry' | 'cancel'; jobId: string }
   | { type: 'quit' };
 
 export type Msg =
@@ -97,6 +98,9 @@ export type Msg =
   | { type: 'choicesLoaded'; purpose: PickPurpose; choices: Choice[] }
   | { type: 'videoChanged'; video: Item; text: string }
   | { type: 'videoDeleted'; uri: string; text: string }
+  | { type: 'jobChanged'; job: Item; text: string }
+  /** Time passed (every jobsRefreshSeconds): a job list on screen reloads. */
+  | { type: 'tick' }
   | { type: 'failed'; error: string };
 
 /** The new state and the work it asks for. */

@@ -2,7 +2,7 @@ import type { Client } from '@reelbase/http';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { runEffect } from './effects';
 import { start, update } from './reducer';
-import { searchableSections } from './sections';
+import { jobsRefreshSeconds, searchableSections } from './sections';
 import { initialState, type Msg, type Session, type State, type Step } from './state';
 
 /**
@@ -34,5 +34,10 @@ export function useTui(client: Client, session: Session, quit: () => void): [Sta
     apply(start(current.current!));
     return () => void (mounted.current = false);
   }, [apply]);
+
+  useEffect(() => {
+    const timer = setInterval(() => dispatch({ type: 'tick' }), jobsRefreshSeconds * 1000);
+    return () => clearInterval(timer);
+  }, [dispatch]);
   return [state, dispatch];
 }

@@ -118,22 +118,25 @@ export function transcodeHandler(d: TranscodeDeps): JobHandler {
       if (removal) await deleteNow(d.store, d.blobs, removal, d.now);
     },
 
-    async failed(tx, job, error) {
-      const p = job.payload as TranscodePayload;
-      const video = await tx.get<VideoRecord>('videos', job.subject);
-      if (!video) return;
-      const message = `The video could not be transcoded: ${error}`;
-      if (p.version) {
-        // The playing file stays; the version is marked failed.
-        const version = await tx.get<VideoVersionRecord>('video_versions', p.version);
-        if (version) await tx.update<VideoVersionRecord>('video_versions', version.id, { upload: { ...version.upload, status: 'error' } });
-        const saved = await tx.update<VideoRecord>('videos', video.id, { transcode_status: video.renditions ? 'complete' : 'error', transcode_error: message });
-        await emitVideoEvent(tx, saved!, 'video.transcode_error', d.now(), { error: message });
-        return;
-      }
-      if (video.file?.key !== p.file) return;
-      const saved = await tx.update<VideoRecord>('videos', video.id, { status: 'transcode_error', transcode_status: 'error', transcode_error: message, modified_time: isoTime(d.now()) });
-      await emitVideoEvent(tx, saved!, 'video.transcode_error', d.now(), { error: message });
-    },
+    failed: (tx, job, error) => recordTranscodeFailure(tx, job, error, d.now()),
   };
+}
+
+/** What a transcode failing for good means for its video (or version); also when an operator cancels it. */
+export async function recordTranscodeFailure(tx: Store, job: JobRecord, error: string, now: Date): Promise<void> {
+  const p = job.payload as TranscodePayload;
+  const video = await tx.get<VideoRecord>('videos', job.subject);
+  if (!video) return;
+  const message = `The video could not be transcoded: ${error}`;
+  if (p.version) {
+    // The playing file stays; the version is marked failed.
+    const version = await tx.get<VideoVersionRecord>('video_versions', p.version);
+    if (version) await tx.update<VideoVersionRecord>('video_versions', version.id, { upload: { ...version.upload, status: 'error' } });
+    const saved = await tx.update<VideoRecord>('videos', video.id, { transcode_status: video.renditions ? 'complete' : 'error', transcode_error: message });
+    await emitVideoEvent(tx, saved!, 'video.transcode_error', now, { error: message });
+    return;
+  }
+  if (video.file?.key !== p.file) return;
+  const saved = await tx.update<VideoRecord>('videos', video.id, { status: 'transcode_error', transcode_status: 'error', transcode_error: message, modified_time: isoTime(now) });
+  await emitVideoEvent(tx, saved!, 'video.transcode_error', now, { error: message });
 }

@@ -32,6 +32,7 @@ import { mediaTexttrackOperations } from './media-texttracks';
 import { placeholderOperations } from './placeholders';
 import { mediaPlayOperations } from './media-play';
 import { webhookOperations } from './webhooks';
+import { adminJobOperations } from './admin-jobs';
 import { grantOperations } from './oauth-grants';
 import { authorizeOperations } from './oauth-authorize';
 import { oauthTokenOperations } from './oauth-tokens';
@@ -71,6 +72,7 @@ const families = [
   ...grantOperations,
   ...authorizeOperations,
   ...oauthTokenOperations,
+  ...adminJobOperations,
 ] as readonly Operation<unknown>[];
 
 const discoverable = [...families, openapiOperation(() => operations)];

@@ -2,7 +2,7 @@ import type { Store } from '../../store/store';
 import { lt } from '../../store/filters';
 import { hashToken, newToken, type TokenRecord } from '../../engine/auth';
 import type { Context, Reply } from '../../engine/operation';
-import { isScope, scopes as allScopes, type Scope } from '../../engine/scopes';
+import { appScopes, isScope, type Scope } from '../../engine/scopes';
 import { isoTime } from '../../representations/common';
 import type { UserRecord } from '../../records';
 import { representUsers } from '../users';
@@ -12,11 +12,11 @@ import type { AppRecord } from './records';
 /**
  * The scopes an app asks for: words separated by spaces or `+` (a form-encoded space some clients
  * encode twice), unknown words ignored (vimeo.py sends a scope string letter by letter), none
- * meaning `public`. `public` is always among them.
+ * meaning `public`. `public` is always among them; the operator's scopes are never granted to an app.
  */
 export function askedScopes(scope: string | undefined): Scope[] {
   const words = (scope ?? '').split(/[\s+,]+/).filter(isScope);
-  return allScopes.filter((s) => s === 'public' || words.includes(s));
+  return appScopes.filter((s) => s === 'public' || words.includes(s));
 }
 
 export interface NewGrantToken {

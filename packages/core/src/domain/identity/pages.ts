@@ -27,6 +27,7 @@ const scopeWords: Record<Scope, string> = {
   video_files: 'reach the files of your videos',
   stats: 'see your videos’ statistics',
   email: 'see your email address',
+  admin: 'administer this server’s background jobs (never asked by an app)',
 };
 
 function page(title: string, body: string, formAction: string[], status = 200, extra: Record<string, string> = {}): Reply {
