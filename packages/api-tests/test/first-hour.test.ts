@@ -6,7 +6,7 @@ import { drivers, expectError, Harness, type Fixture } from '../src/index';
 /**
  * What a new operator meets in the first hour (issue 47): a browser opening the server's address
  * gets a small page, not the operation index; the searches of videos and users take `query` as the
- * hosted API does (required to search videos, optional to list users).
+ * hosted API does (required to search videos, optional to list users); videos made in one second keep their order.
  */
 const browserAccept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
@@ -58,6 +58,19 @@ for (const driver of drivers) {
       const users = await h.call('GET', '/users?fields=name', { token: alice.token });
       assert.equal(users.status, 200, users.text);
       assert.deepEqual(users.body.data, [{ name: 'Alice' }]);
+    });
+
+    it('videos made in the same second list in the order they were made: newest first, oldest first with direction=asc', async () => {
+      const made: string[] = [];
+      for (const name of ['One', 'Two', 'Three']) {
+        const r = await h.call('POST', '/me/videos?fields=uri', { token: alice.token, json: { name, upload: { approach: 'post' } } });
+        assert.equal(r.status, 201, r.text);
+        made.push(r.body.uri);
+      }
+      const listed = async (query: string) => (await h.call('GET', `/me/videos?fields=uri${query}`, { token: alice.token })).body.data.map((v: { uri: string }) => v.uri);
+      assert.deepEqual(await listed(''), [...made].reverse());
+      assert.deepEqual(await listed('&sort=date'), [...made].reverse());
+      assert.deepEqual(await listed('&sort=date&direction=asc'), made);
     });
   });
 }
