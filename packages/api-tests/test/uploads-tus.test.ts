@@ -156,7 +156,7 @@ for (const driver of drivers) {
       assert.equal(over.status, 413);
       assert.equal(over.headers.get('tus-resumable'), '1.0.0');
       assert.match(over.headers.get('content-type') ?? '', /^application\/vnd\.reelbase\.error\+json/);
-      const error = await over.json();
+      const error = (await over.json()) as { error_code: number; developer_message: string };
       assert.equal(error.error_code, 2204);
       assert.match(error.developer_message, new RegExp(`end at byte ${mp4.length}, past the upload's declared size of ${mp4.length - 100} bytes; nothing was written`));
       assert.equal((await tus('HEAD', link)).headers.get('upload-offset'), '0', 'the upload is as it was');
