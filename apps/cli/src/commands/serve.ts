@@ -9,6 +9,7 @@ import { storeSpecFrom } from '../store-spec';
 import { UsageError } from '../errors';
 import { line, type CliIo } from '../io';
 import { blobsOption, storeOption } from './options';
+import { printNodeSupport } from '../node-support';
 
 interface ServeOptions {
   port?: string;
@@ -62,6 +63,7 @@ export function registerServe(program: Command, io: CliIo): void {
         throw e;
       }
       line(io.stdout, `reelbase serving ${running.url} (store ${target})`);
+      printNodeSupport(io, service.now());
       line(io.stdout, `Video files: ${blobs.description}${redirectFiles && blobs.presign ? ' (media links redirect to it)' : ''}`);
       line(io.stdout, opts.worker === false ? 'No transcode worker here: run `reelbase worker` beside it.' : await transcodingLine(transcodeConcurrency(env)));
       const tooBig = await jsonCeilingWarning(storeSpecFrom(opts.store, env, cwdOf(io)));
