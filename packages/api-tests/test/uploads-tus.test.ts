@@ -245,5 +245,16 @@ for (const driver of drivers) {
       const r = await h.call('GET', `/videos/${id}`, { token: bob.token });
       assert.equal(r.body.upload.upload_link, null);
     });
+
+    // Last: the refused upload's link stays open, and its give-up job would count in a later settle().
+    it('replaces an upload refused for its size with a version of the file’s real size: the video leaves uploading and plays', async () => {
+      const { id, link } = await start(mp4.length - 100);
+      assert.equal((await patch(link, 0, mp4)).status, 413);
+      const version = await h.call('POST', `/videos/${id}/versions`, { token: alice.token, json: { file_name: 'real.mp4', upload: { approach: 'tus', size: mp4.length } } });
+      assert.equal(version.status, 201, version.text);
+      assert.equal((await patch(version.body.upload.upload_link, 0, mp4)).status, 204);
+      await h.settle();
+      assert.equal((await h.call('GET', `/videos/${id}?fields=status`, { token: alice.token })).body.status, 'available');
+    });
   });
 }
