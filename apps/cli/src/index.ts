@@ -1,4 +1,5 @@
 import { processIo } from './io';
+import { quietThirdPartyNotices } from './node-support';
 import { run } from './run';
 
 export { run } from './run';
@@ -24,5 +25,6 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       process.exit(process.exitCode ?? 0);
     });
   }
+  quietThirdPartyNotices();
   process.exitCode = await run(argv, processIo());
 }

@@ -122,6 +122,11 @@ for (const driver of drivers) {
       assert.equal(created.code, 0, created.stderr);
       assert.match(created.stdout, /^Created user \d+ "Bob" \(account pro\)\./);
       const id = /Created user (\d+)/.exec(created.stdout)![1];
+      // The store does not know where the server answers: the link says its origin is the default (issue 47)…
+      assert.match(created.stdout, new RegExp(`\n  link  http://localhost:8080/users/${id} \\(on http://localhost:8080, the default: set REELBASE_BASE_URL to your server's address\\)\n`));
+      // …or uses REELBASE_BASE_URL.
+      const elsewhere = await cli(['users', 'create', '--name', 'Cy', '--store', store], { env: { REELBASE_BASE_URL: 'https://videos.example.org/' } });
+      assert.match(elsewhere.stdout, /\n  link  https:\/\/videos\.example\.org\/users\/\d+\n/);
       const issued = await cli(['tokens', 'create', '--user', id, '--scopes', 'all', '--store', store]);
       assert.equal(issued.code, 0, issued.stderr);
       assert.match(issued.stdout, /scopes: public private create edit delete interact upload/);

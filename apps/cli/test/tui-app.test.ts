@@ -58,8 +58,13 @@ describe('reelbase tui, rendered with ink-testing-library on an in-process json:
     for (const text of ['n PgDn  p PgUp', 'next / previous page', 'like / unlike', 'delete (asks first)', 'add to an album / a channel']) {
       assert.ok(screen.includes(text), `help shows "${text}"`);
     }
+    // The help names every section the bar numbers (issue 47: the bar had 7, the help 1-6).
+    assert.match(screen, /Tab Shift-Tab 1-7 +Videos, Channels, Albums, Folders, Following, Feed, Search/);
     assert.doesNotMatch(screen, /Clip 27/);
     screen = await press('x', (f) => f.includes('› Clip 27') && !f.includes('Keys ('), 'the list again');
+    assert.match(screen, / 6 Feed {2}7 Search$/m);
+    screen = await press('7', (f) => f.includes('Search: ▌'), 'the Search section’s prompt');
+    assert.doesNotMatch(screen, /Search search/);
   });
 
   it('searches with / and clears the search with Esc', async () => {
@@ -129,10 +134,14 @@ describe('reelbase tui, rendered with ink-testing-library on an in-process json:
     assert.deepEqual((inChannel.body as { data: unknown[] }).data, [{ name: 'Clip 27' }]);
   });
 
-  it('shows an API error in the status line (liking my own video)', async () => {
+  it('offers no like on my own video, and shows an API error in the status line (a tag the API refuses)', async () => {
     const { press } = await open();
-    const screen = await press('l', (f) => f.includes('error 2204 (HTTP 400)'), 'the error');
-    assert.match(lineWith(screen, 'error 2204'), /^ error 2204 \(HTTP 400\): Users cannot like their own videos\. *$/);
+    let screen = await press(keys.enter, (f) => f.includes('Esc back · e edit'), 'the detail pane focused');
+    assert.doesNotMatch(lineWith(screen, 'Esc back'), / l like /, 'the hint offers no like on one’s own video');
+    screen = await press('l', (f) => f.includes('your own video'), 'the refusal');
+    assert.match(lineWith(screen, 'your own video'), /^ “Clip 27” is your own video: the API lets you like other people’s\. *$/);
+    screen = await press(['t', ...'a,b', keys.enter], (f) => f.includes('error 2204 (HTTP 400)'), 'the error');
+    assert.match(lineWith(screen, 'error 2204'), /^ error 2204 \(HTTP 400\): /);
   });
 
   it('follows the terminal size: one pane when narrow, both again when wide', async () => {

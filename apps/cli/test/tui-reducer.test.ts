@@ -184,6 +184,12 @@ describe('TUI reducer', () => {
     assert.equal(busy.state.message?.text, 'Wait: Liking…');
   });
 
+  it('does not like my own video: it says why, and asks nothing of the API', () => {
+    const mine = run(withVideos([video(4, { user: { uri: session.userUri, name: 'Ada' } })]), key('l'));
+    assert.deepEqual(mine.effects, []);
+    assert.equal(mine.state.message?.text, '“Clip 4” is your own video: the API lets you like other people’s.');
+  });
+
   it('tags through a prompt and untags from a pick list of the video’s tags', () => {
     const state = withVideos([video(5)]);
     const tagged = run(state, key('t'), key('d'), key('u'), key('s'), key('k'), named('return'));
@@ -231,7 +237,7 @@ describe('TUI reducer', () => {
     assert.equal((state.lists.feed.page?.items[0].clip as Item).name, 'Renamed');
     const following = run(state, key('5'));
     const answered = run(following.state, { type: 'listLoaded', section: 'following', request: (following.effects[0] as { request: number }).request, page: page([{ uri: '/users/2', name: 'Bob' }]) });
-    assert.equal(run(answered.state, key('e')).state.message?.text, 'Following holds no videos; open Videos (1) or Feed (6).');
+    assert.equal(run(answered.state, key('e')).state.message?.text, 'Following holds no videos; open Videos (1), Feed (6) or Search (7).');
   });
 
   it('shows help until any key', () => {

@@ -13,6 +13,8 @@ export interface CliProcess {
   child: ChildProcess;
   /** Every line it printed on stdout so far. */
   lines: string[];
+  /** Every line it printed on stderr so far (which also passes through to the test's). */
+  errors: string[];
 }
 
 /**
@@ -26,12 +28,14 @@ export async function startCli(args: string[], env: Record<string, string>, read
     env: { PATH: process.env.PATH ?? '', ...env },
   });
   child.stderr!.pipe(process.stderr);
+  const errors: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (line) => errors.push(line));
   const lines: string[] = [];
   const exited = once(child, 'exit').then(([code]) => Promise.reject(new Error(`reelbase ${args[0]} exited with ${code} before it was ready:\n${lines.join('\n')}`)));
   const started = new Promise<CliProcess>((resolve) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       lines.push(line);
-      if (ready.test(line)) resolve({ child, lines });
+      if (ready.test(line)) resolve({ child, lines, errors });
     });
   });
   return Promise.race([started, exited]);

@@ -11,3 +11,4 @@ export { wire, type Received } from './wire';
 export { TestS3 } from './s3';
 export { holdPatch, until, type HeldPatch } from './held-patch';
 export { startServerProcess, killed, type ServerProcess } from './server-process';
+export { nginxSkip, startNginx, tlsFetch, nginxTemplatePath, type Proxy } from './nginx';

@@ -148,12 +148,23 @@ for (const driver of drivers) {
       }
     });
 
-    it('refuses a declared size over the cap (413) and bytes beyond the declared size (413)', async () => {
+    it('refuses a declared size over the cap (413) and bytes beyond the declared size (413, the Error representation), then takes the right bytes', async () => {
       const r = await h.call('POST', '/me/videos', { token: alice.token, json: { upload: { approach: 'tus', size: cap + 1 } } });
       expectError(r, 413, 2204, 'upload.size');
-      const { link } = await start(100);
-      const over = await patch(link, 0, mp4.subarray(0, 200));
+      const { id, link } = await start(mp4.length - 100);
+      const over = await patch(link, 0, mp4);
       assert.equal(over.status, 413);
+      assert.equal(over.headers.get('tus-resumable'), '1.0.0');
+      assert.match(over.headers.get('content-type') ?? '', /^application\/vnd\.reelbase\.error\+json/);
+      const error = (await over.json()) as { error_code: number; developer_message: string };
+      assert.equal(error.error_code, 2204);
+      assert.match(error.developer_message, new RegExp(`end at byte ${mp4.length}, past the upload's declared size of ${mp4.length - 100} bytes; nothing was written`));
+      assert.equal((await tus('HEAD', link)).headers.get('upload-offset'), '0', 'the upload is as it was');
+      // The client retries with bytes that fit: the upload completes, and the video leaves `uploading`.
+      const fits = await patch(link, 0, mp4.subarray(0, mp4.length - 100));
+      assert.equal(fits.status, 204, await fits.text());
+      assert.notEqual((await h.call('GET', `/videos/${id}?fields=status`, { token: alice.token })).body.status, 'uploading');
+      await h.settle();
     });
 
     it('refuses an expired link (410) and leaves no partial file behind', async () => {
@@ -233,6 +244,17 @@ for (const driver of drivers) {
       const bob = await h.user('Bob');
       const r = await h.call('GET', `/videos/${id}`, { token: bob.token });
       assert.equal(r.body.upload.upload_link, null);
+    });
+
+    // Last: the refused upload's link stays open, and its give-up job would count in a later settle().
+    it('replaces an upload refused for its size with a version of the file’s real size: the video leaves uploading and plays', async () => {
+      const { id, link } = await start(mp4.length - 100);
+      assert.equal((await patch(link, 0, mp4)).status, 413);
+      const version = await h.call('POST', `/videos/${id}/versions`, { token: alice.token, json: { file_name: 'real.mp4', upload: { approach: 'tus', size: mp4.length } } });
+      assert.equal(version.status, 201, version.text);
+      assert.equal((await patch(version.body.upload.upload_link, 0, mp4)).status, 204);
+      await h.settle();
+      assert.equal((await h.call('GET', `/videos/${id}?fields=status`, { token: alice.token })).body.status, 'available');
     });
   });
 }

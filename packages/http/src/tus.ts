@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { open } from 'node:fs/promises';
 import { DataStore, Server as TusServer, Upload } from '@tus/server';
 import { FileStore } from '@tus/file-store';
-import { ApiError, BlobUnavailableError, blobsUnavailable, finishUpload, newBlobKey, type BlobStore, type MediaTools, type Service } from '@reelbase/core';
+import { ApiError, BlobUnavailableError, blobsUnavailable, finishUpload, newBlobKey, type BlobStore, type MediaTools, type OpenUpload, type Service } from '@reelbase/core';
 import { isMultipartStore, MultipartTusStore, type MultipartBlobs } from './tus-multipart-store';
 import { linkId, openLink, refuse, type Write } from './upload-link';
 
@@ -77,6 +77,24 @@ async function endedLink(service: Service, id: string): Promise<ApiError | null>
 }
 
 /**
+ * The refusal of a PATCH whose bytes would end past the upload's declared size, answered before
+ * any is read: the Error representation (not @tus/server's plain-text 413), and the upload as it
+ * was, so the client may send the right bytes again, or replace the file with a new version.
+ */
+function pastDeclaredSize(req: IncomingMessage, open: OpenUpload): ApiError | null {
+  const offset = Number(req.headers['upload-offset']);
+  const length = Number(req.headers['content-length']);
+  if (open.size === null || !Number.isSafeInteger(offset) || !Number.isSafeInteger(length) || offset + length <= open.size) return null;
+  return new ApiError(
+    413,
+    2204,
+    'The file is larger than the size declared for this upload.',
+    `This PATCH would end at byte ${offset + length}, past the upload's declared size of ${open.size} bytes; nothing was written. ` +
+      `Send the file's remaining bytes (HEAD gives the offset), or start again with POST /videos/${open.videoId}/versions and the file's real size.`,
+  );
+}
+
+/**
  * tus 1.0.0 upload links (`/uploads/tus/<id>`), served by @tus/server: over its file store in
  * `tusDir` for a filesystem blob store, over a multipart upload in the bucket for an S3 one. Core
  * decides whether a link is valid and what a finished file becomes; this only moves bytes.
@@ -134,6 +152,8 @@ export function createTusHandler(service: Service, blobs: BlobStore, tusDir: str
         await bytes.discard(id);
         return refuse(service, write, req, res, open, { 'Tus-Resumable': '1.0.0' });
       }
+      const refusal = method === 'PATCH' ? pastDeclaredSize(req, open) : null;
+      if (refusal) return refuse(service, write, req, res, refusal, { 'Tus-Resumable': '1.0.0', Connection: 'close' });
       await bytes.open(id, open.size);
     }
     await current.run(res, () => tus.handle(req, res));

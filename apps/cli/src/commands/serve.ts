@@ -9,6 +9,7 @@ import { storeSpecFrom } from '../store-spec';
 import { UsageError } from '../errors';
 import { line, type CliIo } from '../io';
 import { blobsOption, storeOption } from './options';
+import { printNodeSupport } from '../node-support';
 
 interface ServeOptions {
   port?: string;
@@ -76,6 +77,7 @@ export function registerServe(program: Command, io: CliIo): void {
       if (!publicUrl && !isLoopback(host)) {
         line(io.stderr, `reelbase: warning: bound to ${host} with no --public-url: absolute links take each request's Host header, which a client chooses; set --public-url (REELBASE_BASE_URL) or --allowed-hosts`);
       }
+      printNodeSupport(io, service.now());
       line(io.stdout, `Video files: ${blobs.description}${redirectFiles && blobs.presign ? ' (media links redirect to it)' : ''}`);
       line(io.stdout, opts.worker === false ? 'No transcode worker here: run `reelbase worker` beside it.' : await transcodingLine(transcodeConcurrency(env)));
       const tooBig = await jsonCeilingWarning(storeSpecFrom(opts.store, env, cwdOf(io)));

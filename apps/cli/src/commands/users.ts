@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { AccountInputError, accounts, createAccountUser, createUser, findUser, loadLinkSigner, loadUserFacts, recountUploadQuota, representUser, setPassword, type Service, type UserRecord } from '@reelbase/core';
-import { withService } from '../context';
+import { envOf, fromEnv, withService } from '../context';
 import { UsageError } from '../errors';
 import { json, line, type CliIo } from '../io';
 import { jsonOption, storeOption } from './options';
@@ -58,7 +58,9 @@ export function registerUsers(program: Command, io: CliIo): void {
         if (opts.json) return io.stdout(json(representation));
         line(io.stdout, `Created user ${user.id} "${user.name}" (account ${user.account}).`);
         line(io.stdout, `  uri   ${representation.uri}`);
-        line(io.stdout, `  link  ${representation.link}`);
+        // The store does not know where its servers answer: links use REELBASE_BASE_URL, or the default origin.
+        const origin = fromEnv(envOf(io), 'REELBASE_BASE_URL') ? '' : ` (on ${service.config.baseUrl}, the default: set REELBASE_BASE_URL to your server's address)`;
+        line(io.stdout, `  link  ${representation.link}${origin}`);
         const store = opts.store ? ` --store ${opts.store}` : '';
         line(io.stdout, `Give it a token: reelbase tokens create --user ${user.id} --scopes all${store}`);
       });

@@ -4,6 +4,7 @@ import { envOf, openService } from '../context';
 import { openBlobsOf } from '../blobs-flag';
 import { line, type CliIo } from '../io';
 import { transcodingLine } from '../transcoding-line';
+import { printNodeSupport } from '../node-support';
 import { blobsOption, storeOption } from './options';
 
 /**
@@ -27,6 +28,7 @@ export function registerWorker(program: Command, io: CliIo): void {
       const worker = startWorker(service, { blobs, filesDir, concurrency });
       line(io.stdout, `reelbase worker ${worker.id} on store ${target}, files ${blobs.description}`);
       line(io.stdout, await transcodingLine(concurrency));
+      printNodeSupport(io, service.now());
       const stop = async () => {
         await worker.stop();
         await service.close();

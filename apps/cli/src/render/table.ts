@@ -12,9 +12,16 @@ export function cell(value: unknown, max = maxCell): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** The value at a dot path (`privacy.view`). */
-export const pick = (item: unknown, path: string): unknown =>
-  path.split('.').reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), item);
+/**
+ * The value at a dot path (`privacy.view`), reaching into arrays as `fields` does: `tags.name` of
+ * a video is the list of its tags' names (a number picks one element: `sizes.0.link`).
+ */
+export const pick = (item: unknown, path: string): unknown => path.split('.').reduce<unknown>(step, item);
+
+const step = (v: unknown, key: string): unknown => {
+  if (Array.isArray(v)) return /^\d+$/.test(key) ? v[Number(key)] : v.map((e) => step(e, key)).filter((e) => e !== undefined);
+  return v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined;
+};
 
 /** A compact table: a header row, then one row per item, columns padded to their widest cell. */
 export function renderTable(rows: readonly unknown[], columns: readonly string[]): string {

@@ -1,4 +1,4 @@
-import { jobsRefreshSeconds } from './sections';
+import { jobsRefreshSeconds, sections } from './sections';
 
 /** Every key of the TUI, grouped as the help screen (`?`) shows them; it fits a 24-row terminal. */
 export const keymap: readonly { title: string; keys: readonly [string, string][] }[] = [
@@ -8,7 +8,8 @@ export const keymap: readonly { title: string; keys: readonly [string, string][]
       ['↑ ↓ j k  Home End g G', 'move; first / last item'],
       ['Enter →', 'open the detail pane'],
       ['Esc ← q', 'back to the list; in the list, Esc clears a search, then Esc or q quits'],
-      ['Tab Shift-Tab 1-6', 'Videos, Channels, Albums, Folders, Following, Feed'],
+      // From the section bar's own list, so the two never disagree.
+      [`Tab Shift-Tab 1-${sections.length}`, sections.map((s) => s.title).join(', ')],
       ['n PgDn  p PgUp', 'next / previous page'],
       ['/', 'search (the list’s own query; Enter an empty one to clear it)'],
       ['r  ?  Ctrl-C', 'reload · this help · quit at once'],
@@ -16,10 +17,10 @@ export const keymap: readonly { title: string; keys: readonly [string, string][]
     ],
   },
   {
-    title: 'On a video (Videos, Feed)',
+    title: 'On a video (Videos, Feed, Search)',
     keys: [
       ['e', 'edit name, description, privacy in a form (Enter saves, Esc cancels)'],
-      ['l', 'like / unlike'],
+      ['l', 'like / unlike (another’s video)'],
       ['w', 'add to / remove from watch later'],
       ['t  T', 'add a tag / remove a tag'],
       ['a  c', 'add to an album / a channel (pick from a list)'],

@@ -3,7 +3,7 @@ import { openForm } from './form';
 import { idOf, nameOf } from './format';
 import { overlayKey } from './overlay-keys';
 import { sectionById, sections, type SectionId } from './sections';
-import { currentList, firstPageParams, selectedItem, selectedVideo, videoIn, type Effect, type Item, type Keypress, type Msg, type State, type Step } from './state';
+import { currentList, firstPageParams, ownVideo, selectedItem, selectedVideo, videoIn, type Effect, type Item, type Keypress, type Msg, type State, type Step } from './state';
 import { load, say, search, showSection, still, withList } from './transitions';
 
 /**
@@ -131,11 +131,17 @@ function replaceItem(state: State, section: SectionId, item: Item): State {
   return withList(state, section, { page: { ...page, items: page.items.map((i) => (i.uri === item.uri ? item : i)) } });
 }
 
+/** The sections holding videos, with their keys: `Videos (1), Feed (6) or Search (7)`. */
+const videoSections = sections
+  .flatMap((s, i) => (s.video === undefined ? [] : [`${s.title} (${i + 1})`]))
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
+
 /** e l w t T a c d: actions on the selected video. */
 function videoKey(state: State, k: string): Step {
   if (!'elwtTacd'.includes(k) || k.length !== 1) return still(state);
   const video = selectedVideo(state);
-  if (!video) return say(state, selectedItem(state) ? `${sectionById(state.section).title} holds no videos; open Videos (1) or Feed (6).` : 'Nothing selected.');
+  if (!video) return say(state, selectedItem(state) ? `${sectionById(state.section).title} holds no videos; open ${videoSections}.` : 'Nothing selected.');
   if (state.busy) return say(state, `Wait: ${state.busy}`);
   const videoId = idOf(video);
   const name = nameOf(video);
@@ -144,6 +150,7 @@ function videoKey(state: State, k: string): Step {
     case 'e':
       return still({ ...state, focus: 'detail', overlay: { kind: 'edit', form: openForm(video) } });
     case 'l': {
+      if (ownVideo(state, video)) return say(state, `“${name}” is your own video: the API lets you like other people’s.`);
       const on = pick(video, 'metadata.interactions.like.added') !== true;
       return busy(on ? 'Liking…' : 'Unliking…', { type: 'like', videoId, name, on });
     }

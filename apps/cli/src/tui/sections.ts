@@ -40,7 +40,7 @@ export const jobsRefreshSeconds = 5;
 /** The fields of a video the TUI reads, for lists and for `videos.get` after an action. */
 export const videoFields = [
   'uri', 'name', 'description', 'privacy.view', 'status', 'duration', 'created_time', 'modified_time', 'link',
-  'user.name', 'tags.name', 'stats.plays', 'metadata.connections.comments.total', 'metadata.connections.likes.total',
+  'user.uri', 'user.name', 'tags.name', 'stats.plays', 'metadata.connections.comments.total', 'metadata.connections.likes.total',
   'metadata.interactions.like.added', 'metadata.interactions.watchlater.added',
 ] as const;
 

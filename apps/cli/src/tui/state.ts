@@ -141,3 +141,6 @@ export function videoIn(section: SectionId, item: Item | undefined): Item | unde
 }
 
 export const selectedVideo = (state: State): Item | undefined => videoIn(state.section, selectedItem(state));
+
+/** The signed-in user's own video (which the API does not let them like). */
+export const ownVideo = (state: State, video: Item): boolean => pick(video, 'user.uri') === state.session.userUri;

@@ -72,7 +72,17 @@ export function embeddableFilter(params: ListParams): boolean | undefined {
 export const by = (field: string, direction: 'asc' | 'desc'): OrderBy[] => [{ field, direction }];
 
 /**
- * Sort options name store fields; `direction` sets the direction of the chosen sort's first key.
+ * A sort by a time that many rows share to the second (videos made by a script, an import):
+ * newest first, and the newest id first among the same second, so the order is the order they were made in.
+ */
+export const newest = (field: string): OrderBy[] => [
+  { field, direction: 'desc' },
+  { field: 'id', direction: 'desc' },
+];
+
+/**
+ * Sort options name store fields; `direction` sets the direction of the chosen sort's first key
+ * (and of an `id` tie-break, which follows it: oldest first is then made-first among equals).
  * A relevance sort turns round whole (its tie-breaks too), so `direction=asc` lists the weakest
  * matches first, the least followed among them first.
  */
@@ -85,7 +95,7 @@ export function orderOf(
   if (direction && base[0].field === RELEVANCE && direction !== base[0].direction) {
     return base.map((o) => ({ ...o, direction: o.direction === 'asc' ? 'desc' : 'asc' }));
   }
-  return direction ? base.map((o, i) => (i === 0 ? { ...o, direction } : o)) : base;
+  return direction ? base.map((o, i) => (i === 0 || o.field === 'id' ? { ...o, direction } : o)) : base;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { object } from 'superstruct';
 import { ApiError, forbidden, invalidField } from '../engine/errors';
 import { newUploadSecret, uploadId } from '../uploads/uploads';
-import { by, embeddableFilter, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
+import { by, embeddableFilter, newest, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { created, ok, operation } from '../engine/operation';
 import { since } from '../engine/versions';
 import { representContext, targetUser } from '../domain/users';
@@ -76,8 +76,8 @@ function legacyApproach(type: string): string {
 const sorts = {
   alphabetical: by('name', 'asc'),
   comments: by('comments_total', 'desc'),
-  date: by('created_time', 'desc'),
-  default: by('created_time', 'desc'),
+  date: newest('created_time'),
+  default: newest('created_time'),
   duration: by('duration', 'desc'),
   likes: by('likes_total', 'desc'),
   modified_time: by('modified_time', 'desc'),

@@ -94,7 +94,7 @@ type UserSort = keyof typeof relevantUserSorts;
 
 export const searchUsers = operation({
   id: 'users.search',
-  summary: 'Search users',
+  summary: 'Search users; without query (optional, as in the hosted API) it lists every user, newest first',
   method: 'GET',
   paths: ['/users'],
   params: object(listParams<UserSort, never>({ sort: [...(Object.keys(userSorts) as UserSort[]), 'relevant'], query: true })),

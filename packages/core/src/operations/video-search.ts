@@ -42,7 +42,7 @@ const filterParams: Record<SearchFilter, readonly (keyof Params)[]> = {
 export const searchVideos = operation({
   id: 'videos.search',
   summary:
-    'Extension (the hosted API\'s search_videos): search the videos the caller may see by name, tags and description (see docs/search.md for the query syntax). sort=relevant (the default) ranks name matches before tag matches before description matches; filter=categories (filter_categories, a comma list), duration (min_duration and/or max_duration, in seconds), minimum_likes (min_likes) or upload_date (filter_upload_date: day, week, month, year)',
+    'Extension (the hosted API\'s search_videos): search the videos the caller may see by name, tags and description (see docs/search.md for the query syntax). query is required, as in the hosted API (a user\'s videos are listed by GET /users/{user_id}/videos). sort=relevant (the default) ranks name matches before tag matches before description matches; filter=categories (filter_categories, a comma list), duration (min_duration and/or max_duration, in seconds), minimum_likes (min_likes) or upload_date (filter_upload_date: day, week, month, year)',
   method: 'GET',
   paths: ['/videos'],
   params: object({
@@ -56,7 +56,8 @@ export const searchVideos = operation({
   async handle(ctx) {
     const p = ctx.params as Params;
     const query = p.query?.trim();
-    if (!query) throw invalidField('query', 'is required');
+    // Required as in the hosted API, which lists videos per user, channel, album… rather than all at once.
+    if (!query) throw invalidField('query', 'is required: GET /videos searches; list a user\'s videos with GET /me/videos or GET /users/{user_id}/videos');
     for (const [filter, names] of Object.entries(filterParams) as [SearchFilter, (keyof Params)[]][]) {
       const given = names.filter((name) => p[name] !== undefined);
       if (p.filter !== filter && given.length) throw invalidField(given[0], `is only taken with filter=${filter}`);
