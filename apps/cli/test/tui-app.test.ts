@@ -59,7 +59,7 @@ describe('reelbase tui, rendered with ink-testing-library on an in-process json:
       assert.ok(screen.includes(text), `help shows "${text}"`);
     }
     // The help names every section the bar numbers (issue 47: the bar had 7, the help 1-6).
-    assert.match(screen, /Tab Shift-Tab 1-7 +Videos, Channels, Albums, Folders, Following, Feed, Search/);
+    assert.match(screen, /Tab Shift-Tab 1-8 +Videos, Channels, Albums, Folders, Following, Feed, Search, Jobs/);
     assert.doesNotMatch(screen, /Clip 27/);
     screen = await press('x', (f) => f.includes('› Clip 27') && !f.includes('Keys ('), 'the list again');
     assert.match(screen, / 6 Feed {2}7 Search$/m);
