@@ -36,10 +36,16 @@ export interface PageAnswer {
   text: string;
 }
 
-/** A browser without script: one cookie jar for the server, redirects not followed (tests look at each). */
+/**
+ * A browser without script: one cookie jar for the server, redirects not followed (tests look at
+ * each); `headers` go with every request (X-Forwarded-For, to a server that trusts its proxy).
+ */
 export class FormBrowser {
   cookies = new Map<string, string>();
-  constructor(readonly base: string) {}
+  constructor(
+    readonly base: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
 
   private remember(res: Response): void {
     for (const line of res.headers.getSetCookie()) {
@@ -50,7 +56,7 @@ export class FormBrowser {
   }
 
   private cookieHeader(): Record<string, string> {
-    return this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {};
+    return { ...this.headers, ...(this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}) };
   }
 
   async get(path: string): Promise<PageAnswer> {

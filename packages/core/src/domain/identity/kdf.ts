@@ -1,12 +1,14 @@
 import { scrypt, type ScryptOptions } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 
 /**
  * Every password hash (sign-in, sign-up, video and album passwords) goes through here: async
  * scrypt, which runs on libuv's thread pool and leaves the event loop free, and at most
  * `maxRunning` at once, so a burst of guesses queues here instead of taking every pool thread
- * (which file reads and DNS share) and tens of MiB each.
+ * (which file reads and DNS share), tens of MiB each, and the core the event loop runs on (on two
+ * cores a second hash at once would compete with the event loop for the other core).
  */
-const maxRunning = 2;
+const maxRunning = Math.min(2, Math.max(1, availableParallelism() - 1));
 let running = 0;
 const waiting: (() => void)[] = [];
 let runs = 0;
