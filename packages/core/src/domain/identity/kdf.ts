@@ -1,39 +1,89 @@
-import { scrypt, type ScryptOptions } from 'node:crypto';
+import type { ScryptOptions } from 'node:crypto';
 import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 
 /**
- * Every password hash (sign-in, sign-up, video and album passwords) goes through here: async
- * scrypt, which runs on libuv's thread pool and leaves the event loop free, and at most
- * `maxRunning` at once, so a burst of guesses queues here instead of taking every pool thread
- * (which file reads and DNS share), tens of MiB each, and the core the event loop runs on (on two
- * cores a second hash at once would compete with the event loop for the other core).
+ * Every password hash (sign-in, sign-up, video and album passwords) goes through here: scrypt on
+ * a worker thread, never on the event loop, and at most `maxRunning` at once, so a burst of
+ * guesses queues here instead of taking tens of MiB each and every core. The threads lower their
+ * own priority (Linux nice is per thread): anybody may send guesses, and the hashes they cost must
+ * not take CPU from serving requests on a busy host, where an equal-priority hashing thread halved
+ * what the event loop got.
  */
 const maxRunning = Math.min(2, Math.max(1, availableParallelism() - 1));
+const niceness = 10;
+
+// Plain JavaScript, evaluated: the thread needs no module loader (or tsx) to start.
+const threadSource = `
+const { parentPort } = require('node:worker_threads');
+const { scryptSync } = require('node:crypto');
+try { require('node:os').setPriority(${niceness}); } catch {}
+parentPort.on('message', ({ password, salt, keyLength, options }) => {
+  try {
+    parentPort.postMessage({ key: scryptSync(password, salt, keyLength, options) });
+  } catch (e) {
+    parentPort.postMessage({ error: String(e && e.message || e) });
+  }
+});
+`;
+
+type Answer = { key: Uint8Array } | { error: string };
+
+const idle: Worker[] = [];
 let running = 0;
-const waiting: (() => void)[] = [];
+const waiting: ((worker: Worker | null) => void)[] = [];
 let runs = 0;
 
 /** How many hashes have started in this process (tests count what a burst made the server do). */
 export const kdfRuns = (): number => runs;
 
-async function slot(): Promise<() => void> {
-  if (running >= maxRunning) await new Promise<void>((resolve) => waiting.push(resolve));
-  else running++;
-  // A freed slot passes straight to the next waiter, so `running` never drops and rises again between them.
-  return () => {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  };
+function newThread(): Worker {
+  const worker = new Worker(threadSource, { eval: true });
+  // An idle hashing thread never keeps the process alive.
+  worker.unref();
+  return worker;
+}
+
+/** A thread to hash on: an idle one, a new one below the cap, or the next one freed. */
+async function take(): Promise<Worker> {
+  if (running < maxRunning) {
+    running++;
+    return idle.pop() ?? newThread();
+  }
+  const handed = await new Promise<Worker | null>((resolve) => waiting.push(resolve));
+  return handed ?? newThread();
+}
+
+/** Gives a thread back (null: it broke and is gone): straight to the next waiter, else idle. */
+function give(worker: Worker | null): void {
+  const next = waiting.shift();
+  if (next) return next(worker);
+  running--;
+  if (worker) idle.push(worker);
 }
 
 /** scrypt of `password` (as given) with `salt`, `keyLength` bytes long. */
 export async function scryptKey(password: string, salt: Buffer | string, keyLength: number, options: ScryptOptions = {}): Promise<Buffer> {
-  const release = await slot();
+  const worker = await take();
   runs++;
+  let broken = false;
   try {
-    return await new Promise<Buffer>((resolve, reject) => scrypt(password, salt, keyLength, options, (e, key) => (e ? reject(e) : resolve(key))));
+    const answer = await new Promise<Answer>((resolve, reject) => {
+      const failed = (e: Error) => {
+        broken = true;
+        reject(e);
+      };
+      worker.once('error', failed);
+      worker.once('message', (a: Answer) => {
+        worker.off('error', failed);
+        resolve(a);
+      });
+      worker.postMessage({ password, salt, keyLength, options });
+    });
+    if ('error' in answer) throw new Error(answer.error);
+    return Buffer.from(answer.key.buffer, answer.key.byteOffset, answer.key.byteLength);
   } finally {
-    release();
+    if (broken) void worker.terminate();
+    give(broken ? null : worker);
   }
 }
