@@ -38,10 +38,7 @@ let runs = 0;
 export const kdfRuns = (): number => runs;
 
 function newThread(): Worker {
-  const worker = new Worker(threadSource, { eval: true });
-  // An idle hashing thread never keeps the process alive.
-  worker.unref();
-  return worker;
+  return new Worker(threadSource, { eval: true });
 }
 
 /** A thread to hash on: an idle one, a new one below the cap, or the next one freed. */
@@ -67,6 +64,8 @@ export async function scryptKey(password: string, salt: Buffer | string, keyLeng
   const worker = await take();
   runs++;
   let broken = false;
+  // A thread keeps the process alive while it hashes (a CLI command awaiting a hash has nothing else), never while idle.
+  worker.ref();
   try {
     const answer = await new Promise<Answer>((resolve, reject) => {
       const failed = (e: Error) => {
@@ -83,6 +82,7 @@ export async function scryptKey(password: string, salt: Buffer | string, keyLeng
     if ('error' in answer) throw new Error(answer.error);
     return Buffer.from(answer.key.buffer, answer.key.byteOffset, answer.key.byteLength);
   } finally {
+    worker.unref();
     if (broken) void worker.terminate();
     give(broken ? null : worker);
   }
