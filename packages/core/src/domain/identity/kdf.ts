@@ -13,11 +13,12 @@ import { Worker } from 'node:worker_threads';
 const maxRunning = Math.min(2, Math.max(1, availableParallelism() - 1));
 const niceness = 10;
 
-// Plain JavaScript, evaluated: the thread needs no module loader (or tsx) to start.
+// Plain JavaScript, evaluated: the thread needs no module loader (or tsx) to start. Only on Linux
+// does setpriority(0) mean the calling thread; elsewhere it would lower the whole process.
 const threadSource = `
 const { parentPort } = require('node:worker_threads');
 const { scryptSync } = require('node:crypto');
-try { require('node:os').setPriority(${niceness}); } catch {}
+if (process.platform === 'linux') try { require('node:os').setPriority(${niceness}); } catch {}
 parentPort.on('message', ({ password, salt, keyLength, options }) => {
   try {
     parentPort.postMessage({ key: scryptSync(password, salt, keyLength, options) });
