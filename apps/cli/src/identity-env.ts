@@ -1,4 +1,4 @@
-import type { ServiceConfig } from '@reelbase/core';
+import { defaultConfig, type ServiceConfig } from '@reelbase/core';
 import type { Env } from './context';
 import { durationSeconds } from './durations';
 import { UsageError } from './errors';
@@ -7,7 +7,8 @@ import { UsageError } from './errors';
  * Sign-in settings from the environment (issue 35): REELBASE_TOKEN_TTL is how long a token an app
  * obtains works (`3600`, `90m`, `12h`, `30d`; `off` or unset: until revoked, as the hosted API);
  * REELBASE_SIGNUP=open lets anybody make an account on the sign-in page (`closed`, the default: only
- * the operator makes accounts).
+ * the operator makes accounts); REELBASE_SIGNUP_PER_HOUR is how many accounts one address (IPv6
+ * by /64) may make in an hour (default 3).
  */
 export function identityFromEnv(env: Env): Partial<ServiceConfig> {
   const config: Partial<ServiceConfig> = {};
@@ -21,6 +22,11 @@ export function identityFromEnv(env: Env): Partial<ServiceConfig> {
   if (signUp) {
     if (signUp !== 'open' && signUp !== 'closed') throw new UsageError(`REELBASE_SIGNUP: "${signUp}" is not open or closed`);
     config.signUp = signUp === 'open';
+  }
+  const perHour = env.REELBASE_SIGNUP_PER_HOUR?.trim();
+  if (perHour) {
+    if (!/^[1-9]\d{0,5}$/.test(perHour)) throw new UsageError(`REELBASE_SIGNUP_PER_HOUR: "${perHour}" is not a whole number of accounts from 1`);
+    config.signUpLimit = { ...defaultConfig.signUpLimit, accountsPerAddress: Number(perHour) };
   }
   return config;
 }

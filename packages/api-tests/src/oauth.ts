@@ -38,12 +38,14 @@ export interface PageAnswer {
 
 /**
  * A browser without script: one cookie jar for the server, redirects not followed (tests look at
- * each); `send` in place of fetch reaches a server fetch cannot (TLS with a test certificate).
+ * each); `headers` go with every request (X-Forwarded-For, to a server that trusts its proxy);
+ * `send` in place of fetch reaches a server fetch cannot (TLS with a test certificate).
  */
 export class FormBrowser {
   cookies = new Map<string, string>();
   constructor(
     readonly base: string,
+    readonly headers: Record<string, string> = {},
     private readonly send: typeof fetch = fetch,
   ) {}
 
@@ -56,7 +58,7 @@ export class FormBrowser {
   }
 
   private cookieHeader(): Record<string, string> {
-    return this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {};
+    return { ...this.headers, ...(this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}) };
   }
 
   async get(path: string): Promise<PageAnswer> {

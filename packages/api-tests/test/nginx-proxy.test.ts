@@ -109,7 +109,7 @@ for (const driver of drivers) {
       const owner = await h.user('Owner');
       const app = await registerApp(h, owner.user);
       await account(h, 'Carol', `carol-${driver.name}@example.com`, 'a long enough password');
-      const browser = new FormBrowser(proxy.url, send);
+      const browser = new FormBrowser(proxy.url, {}, send);
       const back = await approve(browser, authorizeUrl(app), { email: `carol-${driver.name}@example.com`, password: 'a long enough password' });
       assert.equal(`${back.origin}${back.pathname}`, app.redirectUri);
       const exchanged = await send(`${proxy.url}/oauth/access_token`, {

@@ -58,6 +58,7 @@ export { seedPopulation, type PopulationSummary, type SeedContext, type Busiest 
 export { populationOptions, maxTagVocabulary, type PopulationOptions } from './population/options';
 export { createApp, deleteApp, AppInputError, type NewApp } from './domain/identity/apps';
 export { createAccountUser, setPassword, AccountInputError } from './domain/identity/accounts';
+export { kdfRuns } from './domain/identity/kdf';
 export type { AppRecord, AccountRecord } from './domain/identity/records';
 export { createCode } from './domain/identity/codes';
 export type { AuthorizeRequest } from './domain/identity/authorize-request';

@@ -10,7 +10,8 @@ import type { AlbumRecord } from './album-records';
 import { readDomain } from './embed-domains';
 import { findById } from './lookup';
 import { stripUndefined } from './patch';
-import { hashSecret, verifySecret } from './secrets';
+import { hashSecret } from './secrets';
+import { passwordGuess } from './password-guesses';
 import { representContext, targetUser } from './users';
 import { assertCanView } from './visibility';
 
@@ -83,14 +84,14 @@ export function newAlbum(owner: UserRecord, now: string): Omit<AlbumRecord, 'id'
  * unless the album already has one. Leaving password privacy forgets the password. Opting in to
  * the custom domain needs one; removing the domain opts out.
  */
-export function albumPatch(ctx: Context<unknown>, input: AlbumInput, current: AlbumRecord | null): Partial<AlbumRecord> {
+export async function albumPatch(ctx: Context<unknown>, input: AlbumInput, current: AlbumRecord | null): Promise<Partial<AlbumRecord>> {
   if (input.privacy === 'embed_only' && !since(ctx.version, 'albumsCurrentForm')) {
     throw invalidField('privacy', 'must be one of anybody, password in this API version');
   }
   const view = input.privacy ?? current?.privacy_view ?? 'anybody';
   let passwordHash: string | null | undefined;
   if (view !== 'password') passwordHash = current?.password_hash ? null : undefined;
-  else if (input.password !== undefined) passwordHash = hashSecret(input.password);
+  else if (input.password !== undefined) passwordHash = await hashSecret(input.password);
   else if (!current?.password_hash) throw invalidField('password', 'is required when privacy is password');
   const domain = input.domain === undefined ? undefined : input.domain === '' ? null : readDomain(input.domain, 'domain');
   const hasDomain = (domain === undefined ? (current?.domain ?? null) : domain) !== null;
@@ -129,10 +130,11 @@ export async function loadOwnedAlbum(ctx: Context<unknown>, action: string): Pro
 }
 
 /** A password album's videos are for its owner, and for others with its password (403 otherwise). */
-export function assertAlbumOpen(ctx: Context<unknown>, album: AlbumRecord, password: string | undefined): void {
+export async function assertAlbumOpen(ctx: Context<unknown>, album: AlbumRecord, password: string | undefined): Promise<void> {
   if (album.privacy_view !== 'password' || album.user_id === ctx.principal.user?.id) return;
-  if (password === undefined) throw forbidden('This album is password protected: send its password as the `password` parameter.');
-  if (!verifySecret(password, album.password_hash)) throw forbidden('The album password is wrong.');
+  const guess = passwordGuess(ctx, password);
+  if (!guess) throw forbidden('This album is password protected: send its password as the `password` parameter.');
+  if (!(await guess(`album:${album.id}`, album.password_hash))) throw forbidden('The album password is wrong.');
 }
 
 /**

@@ -103,7 +103,7 @@ export function newVideo(owner: UserRecord, now: Date): Omit<VideoRecord, 'id'> 
 }
 
 /** The stored fields an accepted request changes. */
-export function videoPatch(current: Omit<VideoRecord, 'id'>, input: VideoInput, now: Date): Partial<VideoRecord> {
+export async function videoPatch(current: Omit<VideoRecord, 'id'>, input: VideoInput, now: Date): Promise<Partial<VideoRecord>> {
   const { view, ...privacy } = input.privacy ?? {};
   const mergedPrivacy = mergeDeep<VideoRecord['privacy']>(current.privacy, privacy);
   const reviewActive = input.review_page?.active ?? input.review_link;
@@ -117,7 +117,7 @@ export function videoPatch(current: Omit<VideoRecord, 'id'>, input: VideoInput, 
     privacy_view: view,
     privacy: mergedPrivacy,
     embeddable: mergedPrivacy.embed !== 'private',
-    password_hash: input.password !== undefined ? hashSecret(input.password) : undefined,
+    password_hash: input.password !== undefined ? await hashSecret(input.password) : undefined,
     review_page_active: reviewActive,
     embed: embed ? mergeDeep(current.embed, embed) : undefined,
     external_links: input.external_links ? mergeDeep(current.external_links, input.external_links) : undefined,

@@ -16,6 +16,7 @@ import { forgetAppearances } from './appearances';
 import { removeVideoFromGroups } from './group-videos';
 import { representContext } from './users';
 import { assertCanView } from './visibility';
+import { passwordGuess } from './password-guesses';
 import { viewerRows } from './viewer-filters';
 import { GenerationMemory } from '../store/generation-memory';
 import { leaveContainers } from './video-containers';
@@ -33,7 +34,7 @@ export async function loadVideo(store: Store, id: string): Promise<VideoRecord> 
 /** A video the caller may see (404 when missing or hidden; 403 for a missing or wrong password). */
 export async function loadVisibleVideo(ctx: Context<unknown>, id: string, password?: string): Promise<VideoRecord> {
   const video = await loadVideo(ctx.store, id);
-  await assertCanView(ctx.store, video, ctx.principal.user, password);
+  await assertCanView(ctx.store, video, ctx.principal.user, passwordGuess(ctx, password));
   return video;
 }
 

@@ -2,7 +2,7 @@ import type { Filter, Store } from '../store/store';
 import { and, eq, inSelect, or, where } from '../store/filters';
 import type { UserRecord, VideoRecord } from '../records';
 import { forbidden, notFound } from '../engine/errors';
-import { verifySecret } from './secrets';
+import type { PasswordGuess } from './password-guesses';
 import { viewerFilter } from './viewer-filters';
 
 /**
@@ -19,14 +19,14 @@ import { viewerFilter } from './viewer-filters';
  * | nobody   | yes   | no                                                     |
  * | disable  | yes   | no                                                     |
  */
-export async function assertCanView(store: Store, video: VideoRecord, viewer: UserRecord | null, password?: string): Promise<void> {
+export async function assertCanView(store: Store, video: VideoRecord, viewer: UserRecord | null, password?: PasswordGuess): Promise<void> {
   if (viewer?.id === video.user_id) return;
   switch (video.privacy_view) {
     case 'anybody':
     case 'unlisted':
       return;
     case 'password':
-      if (password !== undefined && verifySecret(password, video.password_hash)) return;
+      if (password && (await password(`video:${video.id}`, video.password_hash))) return;
       throw forbidden(
         password === undefined
           ? 'This video is password protected: send its password as the `password` parameter.'

@@ -47,6 +47,14 @@ export interface ServiceConfig {
    * 429 with Retry-After. Counted in the store, so every server on one database shares the count.
    */
   signInLimit: { perAccount: number; perAddress: number; windowSeconds: number };
+  /**
+   * Sign-ups (when open) per client address within `windowSeconds`: every submission counts
+   * against `attemptsPerAddress` whatever it answers, and each account made against
+   * `accountsPerAddress` (REELBASE_SIGNUP_PER_HOUR); beyond: 429 with Retry-After.
+   */
+  signUpLimit: { attemptsPerAddress: number; accountsPerAddress: number; windowSeconds: number };
+  /** Wrong video or album passwords per video (or album) and client address within `windowSeconds`; beyond: 429/9000 with Retry-After. */
+  passwordGuessLimit: { perAddress: number; windowSeconds: number };
   /** Uploads moving bytes at once (tus PATCH, post, streaming PUT, pull); beyond: 503 with Retry-After. null: no cap. */
   maxConcurrentUploads: number | null;
   /** How long workers keep finished jobs before deleting them: `done` ones 7 days, `failed` ones (with their error) 30. */
@@ -72,6 +80,8 @@ export const defaultConfig: ServiceConfig = {
   tokenTtlSeconds: null,
   signUp: false,
   signInLimit: { perAccount: 5, perAddress: 50, windowSeconds: 900 },
+  signUpLimit: { attemptsPerAddress: 10, accountsPerAddress: 3, windowSeconds: 3600 },
+  passwordGuessLimit: { perAddress: 10, windowSeconds: 900 },
   imageMaxBytes: 10 * 1024 * 1024,
   texttrackMaxBytes: 5 * 1024 * 1024,
   jobRetention: { doneSeconds: 7 * 86400, failedSeconds: 30 * 86400 },

@@ -1,4 +1,4 @@
-import { isIPv4, isIPv6 } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { isoTime } from '../representations/common';
 import { ApiError } from './errors';
 
@@ -78,19 +78,14 @@ export const rateKey = (tokenHash: string | null, clientAddress: string | undefi
 /**
  * An IPv4 address as is (IPv4-mapped IPv6 included); an IPv6 address by its /64 prefix, because
  * one host or home usually holds a whole /64 and could otherwise take a fresh address per request.
+ * Anything else (no address to parse) as given.
  */
 export function addressGroup(address: string): string {
   const plain = address.replace(/%.*$/, '');
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(plain);
-  if (mapped) return mapped[1];
-  if (isIPv4(plain) || !isIPv6(plain)) return plain;
-  const [head, tail] = plain.toLowerCase().split('::');
-  const groups = (part: string | undefined) => (part ? part.split(':') : []);
-  const left = groups(head);
-  // An embedded IPv4 tail counts as two groups; only the first four groups matter here.
-  const right = groups(tail).flatMap((g) => (g.includes('.') ? ['0', '0'] : [g]));
-  const all = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
-  return `${all.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  if (!ipaddr.isValid(plain)) return plain;
+  const parsed = ipaddr.process(plain);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/64`).toString()}/64`;
 }
 
 /** SPEC.md names codes only for the follow limiter (9006); the general limit takes the family's 9000. */

@@ -68,7 +68,7 @@ export const getAlbumPlayer = operation({
     const album = await findById<AlbumRecord>(ctx.store, 'albums', ctx.path.album_id);
     if (!album) throw notFound('album');
     const { video: picked, password } = ctx.params;
-    assertAlbumOpen(ctx, album, password);
+    await assertAlbumOpen(ctx, album, password);
     const { total, videos } = await albumVideos(ctx, album, { ...embeddable, per_page: listed });
     const current = picked === undefined ? videos[0] : await pickedVideo(ctx, album, picked, videos);
     const link = (video: VideoRecord) => `${albumPlayerLink(ctx.baseUrl, album.id)}?${new URLSearchParams({ video: video.id, ...(password ? { password } : {}) })}`;

@@ -10,6 +10,7 @@ import { albumVideoRow, appendToAlbum, setAlbumVideos, takeOutOfAlbum } from '..
 import { readVideoUris } from '../domain/video-uris';
 import { loadVideo, loadVisibleVideo, representOne } from '../domain/videos';
 import { assertCanView } from '../domain/visibility';
+import { passwordGuess } from '../domain/password-guesses';
 import type { AlbumRecord, AlbumVideoRecord } from '../domain/album-records';
 import type { UserRecord, VideoRecord } from '../records';
 import { representAlbum } from '../representations/album';
@@ -39,7 +40,7 @@ export const listAlbumVideos = operation({
   async handle(ctx) {
     const p = ctx.params as AlbumVideoListParams & { password?: string };
     const { album } = await loadAlbum(ctx);
-    assertAlbumOpen(ctx, album, p.password);
+    await assertAlbumOpen(ctx, album, p.password);
     return albumVideoPage(ctx, album, p);
   },
 });
@@ -73,10 +74,10 @@ export const getAlbumVideo = operation({
   params: object({ password }),
   async handle(ctx) {
     const { album } = await loadAlbum(ctx);
-    assertAlbumOpen(ctx, album, ctx.params.password);
+    await assertAlbumOpen(ctx, album, ctx.params.password);
     if (!(await albumVideoRow(ctx.store, album.id, ctx.path.video_id))) throw notFound('video in the album');
     const video = await loadVideo(ctx.store, ctx.path.video_id);
-    await assertCanView(ctx.store, video, ctx.principal.user, ctx.params.password);
+    await assertCanView(ctx.store, video, ctx.principal.user, passwordGuess(ctx, ctx.params.password));
     return ok(await representOne(ctx, video), 'video');
   },
 });

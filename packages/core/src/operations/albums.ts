@@ -52,7 +52,7 @@ export const createAlbum = operation({
   params: object(newAlbumFields),
   async handle(ctx) {
     const owner = await actingUser(ctx, 'create albums for themselves');
-    const album = await ctx.store.insert<AlbumRecord>('albums', { ...newAlbum(owner, isoTime(ctx.now())), ...albumPatch(ctx, ctx.params, null) });
+    const album = await ctx.store.insert<AlbumRecord>('albums', { ...newAlbum(owner, isoTime(ctx.now())), ...(await albumPatch(ctx, ctx.params, null)) });
     const saved = await ctx.store.increment<UserRecord>('users', owner.id, 'albums_total', 1);
     const body = representOneAlbum(ctx, album, saved!);
     return since(ctx.version, 'albumsCurrentForm') ? created(body, 'album') : ok(body, 'album');
@@ -79,7 +79,7 @@ export const updateAlbum = operation({
   params: object(albumFields),
   async handle(ctx) {
     const { album, owner } = await loadOwnedAlbum(ctx, 'edit it');
-    const saved = await ctx.store.update<AlbumRecord>('albums', album.id, albumPatch(ctx, ctx.params, album));
+    const saved = await ctx.store.update<AlbumRecord>('albums', album.id, await albumPatch(ctx, ctx.params, album));
     return updated(ctx, representOneAlbum(ctx, saved!, owner), 'album');
   },
 });

@@ -14,7 +14,10 @@ import { consentPage, errorPage, signInPage, signUpPage } from '../domain/identi
 import { csrfToken, csrfValid, endSession, newBrowserValue, readSessionCookie, sessionCookie, signedInUser, startSession } from '../domain/identity/sessions';
 import { accountByEmail, AccountInputError, createAccountUser } from '../domain/identity/accounts';
 import { decoyHash, verifyPassword } from '../domain/identity/passwords';
-import { failureKeys, recordFailure, signInWait } from '../domain/identity/sign-in-limit';
+import { signInCounts, signUpCounts, tryAgainIn } from '../domain/identity/sign-in-limit';
+import { deviceCookie, deviceOf } from '../domain/identity/device-cookies';
+import type { AccountRecord } from '../domain/identity/records';
+import { releaseAttempts, reserveAttempt } from '../domain/attempt-limit';
 import type { UserRecord } from '../records';
 
 /**
@@ -93,10 +96,17 @@ export const authorizePage = operation({
     if (!('request' in checked)) return unusable(checked);
     const { cookie, setCookie } = browser(ctx);
     const user = await signedInUser(ctx.store, cookie, ctx.now());
-    if (user) return consent(ctx, checked.request, user, cookie, setCookie);
+    if (user) return consent(ctx, checked.request, user, cookie, { ...setCookie, ...(await deviceCookieFor(ctx, user)) });
     return signInPage({ params: ctx.params, csrf: csrfToken(ctx.links, cookie), appName: checked.request.app.name, signUp: ctx.config.signUp }, 200, setCookie);
   },
 });
+
+/** The Set-Cookie giving a signed-in browser its device cookie (device-cookies.ts), unless it holds a valid one for this account. */
+async function deviceCookieFor(ctx: Context<unknown>, user: UserRecord): Promise<Record<string, string>> {
+  const account = await ctx.store.get<AccountRecord>('accounts', user.id);
+  if (!account || deviceOf(ctx.links, ctx.request.headers.cookie, account.email)) return {};
+  return { 'Set-Cookie': deviceCookie(ctx.links, account.email, ctx.baseUrl) };
+}
 
 export const decide = operation({
   id: 'oauth.authorize.decide',
@@ -122,7 +132,7 @@ export const decide = operation({
 export const signIn = operation({
   id: 'oauth.sign_in',
   summary:
-    'Extension: the sign-in form’s answer (email, password): 303 back to the authorization page, signed in; failures are limited per account and per address (429 with Retry-After), with one message and one cost whether or not the email has an account',
+    'Extension: the sign-in form’s answer (email, password): 303 back to the authorization page, signed in; attempts are reserved before the password is checked and limited per account (per device for a browser holding the account’s device cookie) and per address, IPv6 by /64 (429 with Retry-After), with one message and one cost whether or not the email has an account',
   method: 'POST',
   paths: ['/oauth/sign_in'],
   params: object({ ...formFields, email: optional(string()), password: optional(string()) }),
@@ -137,20 +147,19 @@ export const signIn = operation({
     const email = (ctx.params.email ?? '').slice(0, 254);
     const form = { params: pick(ctx.params), csrf: csrfToken(ctx.links, cookie!), appName: checked.request.app.name, signUp: ctx.config.signUp, email };
     const limit = ctx.config.signInLimit;
-    const keys = failureKeys(email, ctx.clientAddress);
-    const wait = await signInWait(ctx.store, ctx.now(), limit, keys);
-    if (wait !== null) {
-      const minutes = Math.ceil(wait / 60);
-      return signInPage({ ...form, error: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }, 429, { 'Retry-After': String(wait) });
+    const device = deviceOf(ctx.links, ctx.request.headers.cookie, email);
+    // Reserved before the hash runs: a burst gets no more password checks than the limit.
+    const reserved = await reserveAttempt(ctx.store, ctx.now(), limit.windowSeconds, signInCounts(limit, email, ctx.clientAddress, device));
+    if ('retryAfter' in reserved) {
+      return signInPage({ ...form, error: `Too many failed sign-ins. ${tryAgainIn(reserved.retryAfter)}` }, 429, { 'Retry-After': String(reserved.retryAfter) });
     }
     const account = email ? await accountByEmail(ctx.store, email) : null;
     // One KDF run whether or not the account exists: the answer's time tells nothing.
     const matches = await verifyPassword((ctx.params.password ?? '').slice(0, 1024), account?.password ?? (await decoyHash()));
     const user = matches && account ? await ctx.store.get<UserRecord>('users', account.id) : null;
-    if (!user) {
-      await ctx.store.transaction((tx) => recordFailure(tx, ctx.now(), limit, keys));
-      return signInPage({ ...form, error: 'Wrong email or password.' }, 400);
-    }
+    // A failure keeps its reservation: that is what it counts.
+    if (!user) return signInPage({ ...form, error: 'Wrong email or password.' }, 400);
+    await releaseAttempts(ctx.store, reserved.ids);
     const session = await ctx.store.transaction((tx) => startSession(tx, ctx.now(), user.id));
     return backToAuthorize(pick(ctx.params), { 'Set-Cookie': sessionCookie(session.cookie, ctx.baseUrl, session.maxAge) });
   },
@@ -187,7 +196,8 @@ export const signUpForm = operation({
 
 export const signUp = operation({
   id: 'oauth.sign_up',
-  summary: 'Extension: the sign-up form’s answer: a new user with that email and password, signed in, 303 back to the authorization page',
+  summary:
+    'Extension: the sign-up form’s answer: a new user with that email and password, signed in, 303 back to the authorization page; every submission counts against its address (IPv6 by /64), and so does each account made (429 with Retry-After)',
   method: 'POST',
   paths: ['/oauth/sign_up'],
   params: object({ ...formFields, name: optional(string()), email: optional(string()), password: optional(string()) }),
@@ -201,12 +211,22 @@ export const signUp = operation({
     if (!('request' in checked)) return unusable(checked);
     const { name = '', email = '', password = '' } = ctx.params;
     const form = { params: pick(ctx.params), csrf: csrfToken(ctx.links, cookie!), appName: checked.request.app.name, signUp: true, email };
-    if (!name.trim() || name.length > 256) return signUpPage({ ...form, error: 'A name is 1 to 256 characters.' }, 400);
+    const limit = ctx.config.signUpLimit;
+    const reserved = await reserveAttempt(ctx.store, ctx.now(), limit.windowSeconds, signUpCounts(limit, ctx.clientAddress));
+    if ('retryAfter' in reserved) {
+      return signUpPage({ ...form, error: `Too many sign-ups from this network. ${tryAgainIn(reserved.retryAfter)}` }, 429, { 'Retry-After': String(reserved.retryAfter) });
+    }
+    // Only an account made counts as one: a refused sign-up gives that reservation back (its attempt stays spent).
+    const refused = async (message: string) => {
+      await releaseAttempts(ctx.store, reserved.ids.slice(1));
+      return signUpPage({ ...form, error: message }, 400);
+    };
+    if (!name.trim() || name.length > 256) return refused('A name is 1 to 256 characters.');
     let user: UserRecord;
     try {
       user = await createAccountUser(ctx.store, ctx.now(), { name: name.trim(), email, password }, ctx.config.defaultAccount);
     } catch (e) {
-      if (e instanceof AccountInputError) return signUpPage({ ...form, error: e.message }, 400);
+      if (e instanceof AccountInputError) return refused(e.message);
       throw e;
     }
     const session = await ctx.store.transaction((tx) => startSession(tx, ctx.now(), user.id));

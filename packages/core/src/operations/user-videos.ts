@@ -49,7 +49,7 @@ export const createVideo = operation({
     // Without an approach there is no link, so nothing could ever arrive to use the space.
     const held = approach === null ? {} : await reserveUpload(ctx.store, owner.id, declared, ctx.config.uploadQuotaBytes);
     const base = newVideo(owner, ctx.now());
-    const doc = { ...base, ...videoPatch(base, fields, ctx.now()) };
+    const doc = { ...base, ...(await videoPatch(base, fields, ctx.now())) };
     doc.upload = { approach, link: uploadLink, redirect_url: upload?.redirect_url ?? redirect_url ?? null, size: declared, status: 'in_progress', ...held };
     // The upload link is a capability: unguessable, for this one upload, expiring.
     if (approach !== null) Object.assign(doc.upload, newUploadSecret(ctx.now(), ctx.config.uploadLinkTtlSeconds));

@@ -57,7 +57,7 @@ export const updateUser = operation({
     const user = await actingUser(ctx, 'edit their account');
     const p = ctx.params;
     const defaults = { ...user.video_defaults, ...stripUndefined(p.videos?.privacy ?? {}) };
-    const passwordHash = p.password !== undefined ? hashSecret(p.password) : user.password_hash;
+    const passwordHash = p.password !== undefined ? await hashSecret(p.password) : user.password_hash;
     if (p.videos?.privacy?.view === 'password' && !passwordHash) {
       throw invalidField('password', 'is required when videos.privacy.view is password');
     }

@@ -5,6 +5,7 @@ import { deleteVideoRecords, loadVideo, loadVisibleVideo, representOne } from '.
 import { setVideoPreset } from '../domain/presets';
 import { targetUser } from '../domain/users';
 import { assertCanView } from '../domain/visibility';
+import { passwordGuess } from '../domain/password-guesses';
 import { assertOwner, checkVideoRules, videoPatch } from '../domain/video-write';
 import { videoFields, viewParams } from '../domain/video-fields';
 import type { UserRecord, VideoRecord } from '../records';
@@ -39,7 +40,7 @@ export const updateVideo = operation({
     assertOwner(ctx, video, 'edit');
     const owner = ctx.principal.user as UserRecord;
     checkVideoRules(ctx, owner, ctx.params, video);
-    const patch = videoPatch(video, ctx.params, ctx.now());
+    const patch = await videoPatch(video, ctx.params, ctx.now());
     if (patch.privacy_view === 'password' && !patch.password_hash && !video.password_hash) patch.password_hash = owner.password_hash;
     const saved = await ctx.store.update<VideoRecord>('videos', video.id, { ...patch, ...bumpedAccess(video, patch) });
     return updated(ctx, await representOne(ctx, saved!), 'video');
@@ -77,7 +78,7 @@ export const getOwnedVideo = operation({
     const user = await targetUser(ctx);
     const video = await loadVideo(ctx.store, ctx.path.video_id);
     if (video.user_id !== user.id) throw notFound('video');
-    await assertCanView(ctx.store, video, ctx.principal.user, ctx.params.password);
+    await assertCanView(ctx.store, video, ctx.principal.user, passwordGuess(ctx, ctx.params.password));
     return ok(await representOne(ctx, video), 'video');
   },
 });

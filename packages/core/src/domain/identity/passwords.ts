@@ -1,5 +1,6 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PasswordHash } from './records';
+import { scryptKey } from './kdf';
 
 /**
  * Passwords are hashed with scrypt (memory-hard, in Node itself) with a salt per password. The
@@ -12,11 +13,8 @@ const keyLength = 32;
 /** Passwords a person can type and a KDF can take without being a denial of service. */
 export const passwordLength = { min: 8, max: 1024 } as const;
 
-const derive = (password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
-    const options: ScryptOptions = { ...params, maxmem: 256 * params.N * params.r };
-    scrypt(password.normalize('NFC'), salt, keyLength, options, (e, key) => (e ? reject(e) : resolve(key)));
-  });
+const derive = (password: string, salt: Buffer, { N, r, p }: { N: number; r: number; p: number }): Promise<Buffer> =>
+  scryptKey(password.normalize('NFC'), salt, keyLength, { N, r, p, maxmem: 256 * N * r });
 
 export async function hashPassword(password: string): Promise<PasswordHash> {
   const salt = randomBytes(16);

@@ -62,7 +62,11 @@ export type CodeRecord = {
   used_time: string | null;
 };
 
-/** One failed sign-in, for the limit: `key` is `account:<email>` or `address:<ip>`. */
+/**
+ * One attempt counted by a limit (attempt-limit.ts): a failed or in-flight sign-in (`account:<email>`,
+ * `device:<id>`, `address:<ip or /64>`), a sign-up (`sign-up:<ip>`, `account-made:<ip>`) or a
+ * video or album password guess (`password:video:<id>:<ip>`).
+ */
 export type SignInFailureRecord = {
   id: string;
   key: string;

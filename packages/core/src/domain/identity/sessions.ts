@@ -15,17 +15,23 @@ import type { SessionRecord } from './records';
 export const sessionCookieName = 'reelbase_session';
 const sessionSeconds = 14 * 24 * 3600;
 
-/** The cookie's value from a Cookie header, when it has a plausible one. */
-export function readSessionCookie(header: string | undefined): string | undefined {
+/** The value of cookie `name` in a Cookie header, when it has a plausible one (url-safe characters and dots, 20 to 100). */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const eqAt = part.indexOf('=');
-    if (eqAt > 0 && part.slice(0, eqAt).trim() === sessionCookieName) {
+    if (eqAt > 0 && part.slice(0, eqAt).trim() === name) {
       const value = part.slice(eqAt + 1).trim();
-      if (/^[A-Za-z0-9_-]{20,100}$/.test(value)) return value;
+      if (/^[A-Za-z0-9_.-]{20,100}$/.test(value)) return value;
     }
   }
   return undefined;
 }
+
+/** The session cookie's value from a Cookie header, when it has a plausible one. */
+export const readSessionCookie = (header: string | undefined): string | undefined => {
+  const value = cookieValue(header, sessionCookieName);
+  return value && !value.includes('.') ? value : undefined;
+};
 
 /** Set-Cookie for `value` (Secure when the page is served over https); a session cookie when `maxAge` is undefined; 0 clears it. */
 export function sessionCookie(value: string, baseUrl: string, maxAge?: number): string {
