@@ -62,7 +62,7 @@ describe('reelbase tui, rendered with ink-testing-library on an in-process json:
     assert.match(screen, /Tab Shift-Tab 1-8 +Videos, Channels, Albums, Folders, Following, Feed, Search, Jobs/);
     assert.doesNotMatch(screen, /Clip 27/);
     screen = await press('x', (f) => f.includes('› Clip 27') && !f.includes('Keys ('), 'the list again');
-    assert.match(screen, / 6 Feed {2}7 Search$/m);
+    assert.match(screen, / 6 Feed {2}7 Search {2}8 Jobs$/m);
     screen = await press('7', (f) => f.includes('Search: ▌'), 'the Search section’s prompt');
     assert.doesNotMatch(screen, /Search search/);
   });
