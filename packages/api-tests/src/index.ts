@@ -10,3 +10,4 @@ export * from './oauth';
 export { wire, type Received } from './wire';
 export { TestS3 } from './s3';
 export { holdPatch, until, type HeldPatch } from './held-patch';
+export { descendants, stillRunning, processTable, type ProcessEntry } from './process-table';
