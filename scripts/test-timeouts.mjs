@@ -1,7 +1,9 @@
 // Preloaded into every test process by scripts/test.mjs: gives each test and hook that states no
 // timeout of its own the default one (REELBASE_TEST_TIMEOUT_MS), so a hang fails that one test, by
 // name, in minutes. node:test's --test-timeout cannot do it on Node 20 and 22: there it bounds a
-// whole file (nodejs/node#57656, per test from #57672 on).
+// whole file (nodejs/node#57656, per test from #57672 on). node:test takes a test's location
+// from its caller, which is now this file: a failure's `test at` line names it, while the test's
+// name and its suite's (which keeps its file) say which test it was.
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 
 const timeout = Number(process.env.REELBASE_TEST_TIMEOUT_MS);
