@@ -39,10 +39,11 @@ const run = runDirectory();
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => {});
 /**
  * Every test and hook that states no timeout of its own gets this one (scripts/test-timeouts.mjs),
- * so a hang fails that test, by name, instead of stopping the run. The slowest tests take up to
- * 100 s on a 2-core machine loaded ten times over; a test that needs longer says so with its reason.
+ * so a hang fails that test, by name, instead of stopping the run. The slowest tests (the fleets of
+ * processes of s3-fleet and transcode-workers) took 100 to 160 s on a 2-core machine with a load
+ * average of 20 to 40; a test that needs longer says so with its reason.
  */
-const defaultTimeoutMs = 180_000;
+const defaultTimeoutMs = 300_000;
 const reporters = ['spec', fileURLToPath(new URL('slowest-tests.mjs', import.meta.url))].flatMap((r) => [`--test-reporter=${r}`, '--test-reporter-destination=stdout']);
 // Three files at a time on two cores: most of a file's time is spent waiting on sockets, child
 // processes (ffmpeg, servers) and PostgreSQL, and node:test would run one file at a time.
