@@ -20,7 +20,8 @@ const attemptOf = (name: string): { kind: string; id: string; attempt: number } 
  * Removes what the earlier attempts of `job` left here. Called when an attempt starts, after its
  * claim: the processes of the earlier attempts are dead by then (their tools die with them, see
  * packages/media/src/watched-child.ts) or have lost the lease and are killing theirs, so the
- * removal retries while their last writes land. One that still fails is left to the sweep.
+ * removal retries while their last writes land. One that still fails is told on stderr and left to
+ * the sweep: it never fails the attempt.
  */
 export async function dropEarlierAttempts(blobs: BlobAccess, job: JobRecord, onError = (e: unknown) => console.error('reelbase worker:', e)): Promise<void> {
   const earlier = (await blobs.scratchNames()).filter((name) => {

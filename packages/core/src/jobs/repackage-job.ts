@@ -45,7 +45,7 @@ export function repackageHandler(d: TranscodeDeps): JobHandler {
       // directory and stored whole; every local copy goes whatever happens.
       const copies: LocalCopy[] = [];
       let result: TranscodeResult;
-      await dropEarlierAttempts(d.blobs, job, d.onError);
+      await dropEarlierAttempts(d.blobs, job);
       try {
         const sources = [];
         for (const [i, r] of old.list.entries()) {

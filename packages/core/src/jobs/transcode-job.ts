@@ -35,8 +35,6 @@ export interface TranscodeDeps {
   blobs: BlobAccess;
   media: MediaTools;
   now: () => Date;
-  /** What an earlier attempt left and could not be removed is told here (default: stderr) and left to the sweep. */
-  onError?: (error: unknown) => void;
 }
 
 /**
@@ -65,7 +63,7 @@ export function transcodeHandler(d: TranscodeDeps): JobHandler {
       const kept = renditionsKey(video.id, job.id);
       let source: VideoProbe;
       let result: TranscodeResult;
-      await dropEarlierAttempts(d.blobs, job, d.onError);
+      await dropEarlierAttempts(d.blobs, job);
       const input = await d.blobs.materialise(p.file, attemptScratch(job));
       const work = await d.blobs.scratch(attemptScratch(job)).catch(async (e: unknown) => {
         await input.release();
