@@ -23,12 +23,12 @@ const attemptOf = (name: string): { kind: string; id: string; attempt: number } 
  * removal retries while their last writes land. One that still fails is told on stderr and left to
  * the sweep: it never fails the attempt.
  */
-export async function dropEarlierAttempts(blobs: BlobAccess, job: JobRecord, onError = (e: unknown) => console.error('reelbase worker:', e)): Promise<void> {
+export async function dropEarlierAttempts(blobs: BlobAccess, job: JobRecord): Promise<void> {
   const earlier = (await blobs.scratchNames()).filter((name) => {
     const a = attemptOf(name);
     return !!a && a.kind === job.kind && a.id === job.id && a.attempt < job.attempts;
   });
-  await Promise.all(earlier.map((name) => blobs.dropScratch(name).catch(onError)));
+  await Promise.all(earlier.map((name) => blobs.dropScratch(name).catch((e: unknown) => console.error('reelbase worker:', e))));
 }
 
 /**
