@@ -39,7 +39,7 @@ function killTenTimes(variant: 'a server with its embedded worker' | 'a worker b
     // Longer than the default: eleven processes start one after another and ten transcodes are
     // done twice each, two to three minutes (122 and 165 s measured) on a 2-core machine with a
     // load average of 23.
-    it('kills its ffmpeg within 3 s each time; the next attempt completes the job with one set of renditions', { timeout: 600_000 }, async () => {
+    it(`${variant}: its ffmpeg is gone within 3 s of each kill; the next attempt completes the job with one set of renditions`, { timeout: 600_000 }, async () => {
       const files = join(dir, 'files');
       const work = join(files, '.tmp');
       mkdirSync(work, { recursive: true });
