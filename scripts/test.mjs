@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, existsSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const roots = ['packages', 'apps'];
 const files = [];
@@ -36,15 +37,26 @@ function runDirectory() {
 const run = runDirectory();
 // Ctrl-C reaches the tests too: wait for them to stop, then remove the directory (below).
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => {});
+/**
+ * Every test and hook that states no timeout of its own gets this one (scripts/test-timeouts.mjs),
+ * so a hang fails that test, by name, instead of stopping the run. The slowest tests (the fleets of
+ * processes of s3-fleet and transcode-workers) took 100 to 160 s on a 2-core machine with a load
+ * average of 20 to 40; a test that needs longer says so with its reason.
+ */
+const defaultTimeoutMs = 300_000;
+const reporters = ['spec', fileURLToPath(new URL('slowest-tests.mjs', import.meta.url))].flatMap((r) => [`--test-reporter=${r}`, '--test-reporter-destination=stdout']);
 // Three files at a time on two cores: most of a file's time is spent waiting on sockets, child
 // processes (ffmpeg, servers) and PostgreSQL, and node:test would run one file at a time.
 let status;
 try {
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--conditions=source', '--test', '--test-concurrency=3', '--test-reporter=spec', ...selected],
+    ['--import', 'tsx', '--import', fileURLToPath(new URL('test-timeouts.mjs', import.meta.url)), '--conditions=source', '--test', '--test-concurrency=3', ...reporters, ...selected],
     // REELBASE_TEST_CACHE: test clips (makeClip) are made once a run, whichever file asks first.
-    { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test', TMPDIR: run, REELBASE_TEST_CACHE: join(run, 'cache') } },
+    {
+      stdio: 'inherit',
+      env: { REELBASE_TEST_TIMEOUT_MS: String(defaultTimeoutMs), ...process.env, NODE_ENV: 'test', TMPDIR: run, REELBASE_TEST_CACHE: join(run, 'cache') },
+    },
   );
   status = r.status ?? 1;
 } finally {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { VideoRecord } from '@reelbase/core';
+import { enqueue, sweepScratch, type JobRecord, type VideoRecord } from '@reelbase/core';
 import { FsBlobStore } from '@reelbase/http';
 import { TestS3 } from '@reelbase/api-tests';
 import { parseStoreSpec } from '../src/index';
@@ -93,5 +93,34 @@ describe('reelbase blobs check [--fix]: files no record holds, records whose fil
     } finally {
       process.env = saved;
     }
+  });
+
+  it('reports the local directories of job attempts no longer running (exit 1); --fix and the start-up sweep remove them, never a running attempt’s', async () => {
+    const job = await withStore(store, dir, async (s) => {
+      const queued = await enqueue(s, { kind: 'transcode', subject: population.videos.uploaded, payload: {} }, new Date());
+      return (await s.update<JobRecord>('jobs', queued.id, { state: 'running', attempts: 2, lease_owner: 'worker-elsewhere' }))!;
+    });
+    const live = `transcode-${job.id}-a2`;
+    // The running attempt's, its killed first attempt's, one of a job gone, one named by an earlier version.
+    const dead = [`transcode-${job.id}-a1`, 'transcode-999999-a1', 'transcode-7'].sort();
+    const leave = () => {
+      for (const name of [live, ...dead]) mkdirSync(join(files, '.tmp', `work-${name}`), { recursive: true });
+      writeFileSync(join(files, '.tmp', `work-${dead[0]}`, '360p.mp4'), 'half written');
+    };
+    const scratch = () => readdirSync(join(files, '.tmp')).filter((e) => e.startsWith('work-'));
+    leave();
+    const out = await check();
+    assert.equal(out.code, 1);
+    assert.match(out.stdout, new RegExp(`^scratch {2}transcode-${job.id}-a1 {2}\\(local files of a job attempt that no longer runs\\)$`, 'm'));
+    assert.match(out.stdout, /^3 dead attempts’ directories: run with --fix to remove them\.$/m);
+    assert.deepEqual(stdoutJson(await check('--json')).scratch, dead);
+    const fixed = await check('--fix');
+    assert.equal(fixed.code, 0, fixed.stdout);
+    assert.match(fixed.stdout, /^Removed 3 dead attempts’ directories\.$/m);
+    assert.deepEqual(scratch(), [`work-${live}`]);
+
+    leave();
+    assert.equal(await withStore(store, dir, (s) => sweepScratch(s, new FsBlobStore(files))), 3);
+    assert.deepEqual(scratch(), [`work-${live}`]);
   });
 });

@@ -101,11 +101,12 @@ describe('SIGKILL of a server mid-upload and of a worker mid-transcode, files in
   it('a worker killed mid-transcode: the job is retried on the same machine, completes once, leaves no copy and no stray object', async () => {
     const first = await worker('worker-1', t0);
     // Killed while ffmpeg writes the ladder: the source copy and the scratch directory are both there.
-    const scratch = await appears(tmp, (e) => e.startsWith('reelbase-work-transcode-'));
-    const job = scratch.slice('reelbase-work-transcode-'.length);
+    // Named for the store (a digest of its bucket), the job and the attempt.
+    const scratch = await appears(tmp, (e) => /^reelbase-work-[0-9a-f]{8}-transcode-\d+-a1$/.test(e));
+    const job = /-transcode-(\d+)-a1$/.exec(scratch)![1];
     await appears(join(tmp, scratch), (e) => e.endsWith('.mp4'));
     await killCli(first);
-    assert.ok(existsSync(join(tmp, `reelbase-copy-transcode-${job}`)), 'the killed attempt left its source copy');
+    assert.ok(existsSync(join(tmp, scratch.replace('reelbase-work-', 'reelbase-copy-'))), 'the killed attempt left its source copy');
     assert.deepEqual(await s3.keys(`videos/${id}/renditions/`), [], 'no rendition is visible before the job completes');
 
     const second = await worker('worker-2', later);

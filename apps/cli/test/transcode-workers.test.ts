@@ -1,81 +1,21 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { eq, schema, type JobRecord, type Store, type VideoRecord } from '@reelbase/core';
+import { eq, schema, type JobRecord, type Store } from '@reelbase/core';
 import { createTusVideo, makeClip, sendByTus, WebhookReceiver } from '@reelbase/api-tests';
 import { openPostgresStore, scratchDatabase } from '@reelbase/store-postgres';
-import { openSqliteStore } from '@reelbase/store-sqlite';
 import { tempDir } from './cli-harness';
-import { account, appears, caller, deliveries, killCli, servedUrl, startCli, stopCli } from './worker-processes';
+import { account, caller, deliveries, servedUrl, startCli, stopCli } from './worker-processes';
 
 const postgres = process.env.REELBASE_TEST_POSTGRES;
 const database = postgres ? scratchDatabase(postgres) : undefined;
 if (database) after(() => database.drop());
 
 const t0 = '2030-01-01T00:00:00Z';
-/** After a worker's 60-second lease ran out. */
-const later = '2030-01-01T00:05:00Z';
 
 const transcodes = async (store: Store, videoId: string) =>
   (await store.find<JobRecord>('jobs', { where: eq('subject', videoId) })).items.filter((j) => j.kind === 'transcode');
-
-describe('a transcode survives SIGKILL of its server (sqlite)', () => {
-  let dir: string;
-  let cleanup: () => void;
-  let receiver: WebhookReceiver;
-  before(async () => {
-    ({ dir, cleanup } = tempDir());
-    receiver = await WebhookReceiver.start();
-  });
-  after(async () => {
-    await receiver.close();
-    cleanup();
-  });
-
-  it('is redone from scratch after the restart, once, with one set of renditions', async () => {
-    const storeSpec = `sqlite:${join(dir, 'reelbase.db')}`;
-    const files = join(dir, 'files');
-    const setup = await openSqliteStore({ schema, path: join(dir, 'reelbase.db') });
-    const token = await account(setup, t0);
-    await setup.close();
-    const env = (clock: string) => ({ REELBASE_STORE: storeSpec, REELBASE_FILES: files, REELBASE_TEST_CLOCK: clock, REELBASE_WEBHOOK_ALLOW_PRIVATE: '1', REELBASE_RATE_LIMIT: 'off' });
-    const first = await startCli(['serve', '--port', '0'], env(t0), /^Stop with Ctrl-C\.$/, dir);
-    const api = caller(servedUrl(first), token);
-    assert.equal((await api.call('POST', '/me/webhooks', { json: { url: receiver.url, events: ['video.available'] } })).status, 201);
-    const clip = await makeClip({ width: 1280, height: 720, seconds: 10 });
-    const { id, link } = await createTusVideo(api, token, clip.length);
-    await sendByTus(link, clip);
-    // Killed while ffmpeg writes the ladder: the job's scratch directory has files in it.
-    const work = join(files, '.tmp');
-    await appears(files, (e) => e === '.tmp');
-    const scratch = await appears(work, (e) => e.startsWith('work-transcode-'));
-    const job = scratch.slice('work-transcode-'.length);
-    await appears(join(work, scratch), (e) => e.endsWith('.mp4'));
-    await killCli(first);
-    assert.ok(readdirSync(join(work, scratch)).length > 0, 'half-written outputs were left behind');
-    assert.equal(receiver.deliveries.length, 0);
-
-    const second = await startCli(['serve', '--port', '0'], env(later), /^Stop with Ctrl-C\.$/, dir);
-    await deliveries(receiver, 1);
-    const video = (await caller(servedUrl(second), token).call('GET', `/videos/${id}`)).body;
-    assert.equal(await stopCli(second), 0);
-
-    assert.equal(video.status, 'available');
-    assert.deepEqual(video.play.progressive.map((p: { rendition: string }) => p.rendition), ['240p', '360p', '540p', '720p']);
-    const store = await openSqliteStore({ schema, path: join(dir, 'reelbase.db') });
-    try {
-      const jobs = await transcodes(store, id);
-      assert.deepEqual(jobs.map((j) => [j.state, j.attempts]), [['done', 2]], 'one job, taken over once its lease ran out');
-      assert.deepEqual(readdirSync(join(files, 'videos', id, 'renditions')), [job], 'one set of renditions');
-      assert.equal(existsSync(join(work, scratch)), false, 'the half-written outputs are gone');
-      assert.equal((await store.get<VideoRecord>('videos', id))!.renditions!.key, `videos/${id}/renditions/${job}`);
-      assert.equal(receiver.deliveries.length, 1, 'video.available was told once');
-    } finally {
-      await store.close();
-    }
-  });
-});
 
 describe('a worker fleet on one PostgreSQL database', { skip: database ? false : 'not selected: set REELBASE_TEST_POSTGRES=postgres://… (scripts/with-postgres.sh does)' }, () => {
   let dir: string;

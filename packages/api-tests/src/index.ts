@@ -12,3 +12,4 @@ export { TestS3 } from './s3';
 export { holdPatch, until, type HeldPatch } from './held-patch';
 export { startServerProcess, killed, type ServerProcess } from './server-process';
 export { nginxSkip, startNginx, tlsFetch, nginxTemplatePath, type Proxy } from './nginx';
+export { descendants, stillRunning, processTable, type ProcessEntry } from './process-table';

@@ -109,6 +109,21 @@ function conformance(name: string, open: () => Promise<{ blobs: BlobStore; lefto
       assert.equal(existsSync(work.path), false);
     });
 
+    it('names the scratch directories and job copies it holds, and drops one whole', async () => {
+      await blobs.put('videos/7/file', [bytes(10)]);
+      // (The filesystem store lends the blob's own file: no copy to name or drop.)
+      const [work, copy] = [await blobs.scratch('transcode-7-a1'), await blobs.materialise('videos/7/file', 'transcode-7-a1')];
+      const other = await blobs.scratch('transcode-8-a2');
+      await writeFile(join(work.path, '360p.mp4'), bytes(100));
+      assert.deepEqual((await blobs.scratchNames()).sort(), ['transcode-7-a1', 'transcode-8-a2']);
+      await blobs.dropScratch('transcode-7-a1');
+      assert.deepEqual([existsSync(work.path), existsSync(other.path), (await blobs.stat('videos/7/file'))?.size], [false, true, 10]);
+      assert.equal(existsSync(copy.path), copy.path === join(root, 'videos', '7', 'file'), 'a copy goes with its attempt, the blob stays');
+      assert.deepEqual(await blobs.scratchNames(), ['transcode-8-a2']);
+      await other.release();
+      assert.deepEqual(await blobs.scratchNames(), []);
+    });
+
     it('leaves nothing when the bytes fail, even before the first byte', async () => {
       await Promise.all(Array.from({ length: 12 }, (_, i) => assert.rejects(blobs.put(`videos/f${i}/file`, failing(i % 3)), /the client went away/)));
       assert.deepEqual(await keys(blobs, 'videos/f'), []);

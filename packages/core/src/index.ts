@@ -44,6 +44,7 @@ export type { VideoProbe, Rendition, TranscodeResult } from './media/media-tools
 export { createWorker, PermanentJobError, type Worker, type WorkerOptions, type JobHandler } from './jobs/worker';
 export { transcodeHandler, transcodeKind, type TranscodeDeps } from './jobs/transcode-job';
 export { repackageHandler, repackageKind, queueRepackaging, isLegacySet } from './jobs/repackage-job';
+export { sweepScratch } from './jobs/attempt-scratch';
 export { deleteHandler, deleteKind, deleteNow, enqueueDelete } from './jobs/delete-job';
 export { abortUploadHandler, abortUploadKind, type AbortPayload } from './jobs/abort-upload-job';
 export { enqueue, claimJob, heartbeat, markDone, markFailed, release, stillHeld, backoffSeconds } from './jobs/queue';

@@ -99,6 +99,14 @@ export class FsBlobStore implements BlobStore {
     return freshDir(join(this.root, '.tmp'), `work-${name}`);
   }
 
+  async scratchNames(): Promise<string[]> {
+    return (await readdir(join(this.root, '.tmp')).catch(() => [])).filter((e) => e.startsWith('work-')).map((e) => e.slice('work-'.length));
+  }
+
+  async dropScratch(name: string): Promise<void> {
+    await removeDir(join(this.root, '.tmp', `work-${name}`));
+  }
+
   async putTree(prefix: string, dir: string): Promise<void> {
     const target = this.path(prefix);
     await rm(target, { recursive: true, force: true });
@@ -143,11 +151,18 @@ export class FsBlobStore implements BlobStore {
 }
 
 
+/**
+ * Removes a directory and everything in it; while a tool that is being killed still writes there,
+ * Node's own retries (ENOTEMPTY, EBUSY, EPERM; 50 ms more each time, about 2.7 s in all) let its
+ * last files land first.
+ */
+export const removeDir = (path: string): Promise<void> => rm(path, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+
 /** An empty directory `name` under `parent` (emptied if an earlier attempt left it), removed on release. */
 export async function freshDir(parent: string, name: string): Promise<LocalCopy> {
   if (!/^[\w-]+$/.test(name)) throw new Error(`invalid scratch name ${JSON.stringify(name)}`);
   const path = join(parent, name);
-  await rm(path, { recursive: true, force: true });
+  await removeDir(path);
   await mkdir(path, { recursive: true });
-  return { path, release: () => rm(path, { recursive: true, force: true }) };
+  return { path, release: () => removeDir(path) };
 }

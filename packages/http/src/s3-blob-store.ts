@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
@@ -20,7 +20,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { freshDir } from './fs-blob-store';
+import { freshDir, removeDir } from './fs-blob-store';
 import { BlobUnavailableError, type MultipartPart, type BlobBytes, type BlobInfo, type BlobStore, type ByteRange, type LocalCopy, type ReadAt } from '@reelbase/core';
 
 /** A bucket and the key prefix inside it, from `s3://BUCKET[/PREFIX]`; null for anything else. */
@@ -82,12 +82,19 @@ export class S3BlobStore implements BlobStore {
   readonly prefix: string;
   readonly client: S3Client;
   readonly #tmpDir: string;
+  /**
+   * What the names of this store's job directories in the shared temporary directory start with
+   * after `reelbase-work-`/`reelbase-copy-`: a digest of the bucket and prefix, so that the
+   * start-up sweep of one store never takes another's (job ids repeat across databases).
+   */
+  readonly #tag: string;
 
   constructor(o: S3BlobStoreOptions) {
     this.bucket = o.bucket;
     this.prefix = o.prefix ?? '';
     this.client = o.client ?? new S3Client(s3ClientConfig());
     this.#tmpDir = o.tmpDir ?? tmpdir();
+    this.#tag = createHash('sha256').update(`${this.bucket}/${this.prefix}`).digest('hex').slice(0, 8);
   }
 
   static fromUrl(url: string, client?: S3Client): S3BlobStore {
@@ -219,8 +226,8 @@ export class S3BlobStore implements BlobStore {
    * job's copy is named for the job (emptied first: a killed attempt's goes when it is retried);
    * any other is named for this process, so `sweepCopies` finds it once the process is gone.
    */
-  async materialise(key: string, name = `p${process.pid}-${randomBytes(12).toString('hex')}`): Promise<LocalCopy> {
-    const copy = await freshDir(this.#tmpDir, `reelbase-copy-${name}`);
+  async materialise(key: string, name?: string): Promise<LocalCopy> {
+    const copy = await freshDir(this.#tmpDir, name ? this.#local('copy', name) : `reelbase-copy-p${process.pid}-${randomBytes(12).toString('hex')}`);
     try {
       const path = join(copy.path, 'input');
       await pipeline(this.get(key), createWriteStream(path));
@@ -243,9 +250,23 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  /** In the machine's temporary directory: a killed attempt's outputs go when the job is retried here. */
+  /** In the machine's temporary directory: a killed attempt's outputs go when the job is retried here, or at the start-up sweep. */
   scratch(name: string): Promise<LocalCopy> {
-    return freshDir(this.#tmpDir, `reelbase-work-${name}`);
+    return freshDir(this.#tmpDir, this.#local('work', name));
+  }
+
+  #local(kind: 'work' | 'copy', name: string): string {
+    return `reelbase-${kind}-${this.#tag}-${name}`;
+  }
+
+  async scratchNames(): Promise<string[]> {
+    const ours = new RegExp(`^reelbase-(?:work|copy)-${this.#tag}-(.+)$`);
+    const names = (await readdir(this.#tmpDir).catch(() => [])).map((entry) => ours.exec(entry)?.[1]).filter((name) => name !== undefined);
+    return [...new Set(names)];
+  }
+
+  async dropScratch(name: string): Promise<void> {
+    await Promise.all([removeDir(join(this.#tmpDir, this.#local('work', name))), removeDir(join(this.#tmpDir, this.#local('copy', name)))]);
   }
 
   async putTree(prefix: string, dir: string): Promise<void> {

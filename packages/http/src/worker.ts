@@ -1,4 +1,4 @@
-import { abortUploadHandler, abortUploadKind, createWorker, deleteHandler, deleteKind, repackageHandler, repackageKind, transcodeHandler, transcodeKind, webhookKind, type BlobStore, type MediaTools, type Service, type Worker } from '@reelbase/core';
+import { abortUploadHandler, abortUploadKind, createWorker, deleteHandler, deleteKind, repackageHandler, repackageKind, sweepScratch, transcodeHandler, transcodeKind, webhookKind, type BlobStore, type MediaTools, type Service, type Worker } from '@reelbase/core';
 import { webhookHandler } from './webhook-delivery';
 import { createMediaTools } from '@reelbase/media';
 import { FsBlobStore } from './fs-blob-store';
@@ -49,7 +49,11 @@ export function startWorker(service: Service, o: WorkerStartOptions = {}): Worke
     ordered: [webhookKind],
   });
   const unsubscribe = service.jobs.subscribe(() => worker.wake());
-  if (o.start !== false) worker.start();
+  if (o.start !== false) {
+    // The start-up sweep: what attempts killed with their process left in local directories.
+    sweepScratch(service.store, blobs).catch((e: unknown) => console.error('reelbase worker: the start-up sweep failed:', e));
+    worker.start();
+  }
   return {
     ...worker,
     async stop() {

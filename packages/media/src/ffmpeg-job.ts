@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
 import { basename } from 'node:path';
+import { killWatched, spawnWatched } from './watched-child';
 
 export interface JobOptions {
   timeoutMs: number;
@@ -17,7 +17,8 @@ export interface JobExit {
 const maxStderr = 64 * 1024;
 
 /**
- * A long ffmpeg run (no shell) that reports progress and is killed on abort or timeout. Answers
+ * A long ffmpeg run (under the watchdog of watched-child.ts: it dies with this process) that
+ * reports progress and is killed on abort or timeout. Answers
  * how it exited; rejects when it could not start, timed out (a plain Error) or was aborted
  * (`signal.reason`), in each case only once the process is gone, so the caller may clean up.
  */
@@ -25,12 +26,12 @@ export function runFfmpegJob(path: string, args: string[], options: JobOptions):
   const { signal, onProgress, timeoutMs } = options;
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const child = spawn(path, onProgress ? ['-progress', 'pipe:1', ...args] : args, { stdio: ['ignore', onProgress ? 'pipe' : 'ignore', 'pipe'], windowsHide: true });
+    const child = spawnWatched(path, onProgress ? ['-progress', 'pipe:1', ...args] : args, { stdout: !!onProgress });
     let stderr = '';
     let stopped: unknown = null;
     const stop = (why: unknown) => {
       stopped ??= why;
-      child.kill('SIGKILL');
+      killWatched(child);
     };
     const onAbort = () => stop(signal!.reason);
     signal?.addEventListener('abort', onAbort, { once: true });

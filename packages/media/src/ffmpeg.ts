@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, delimiter, join } from 'node:path';
+import { killWatched, spawnWatched } from './watched-child';
 
 /** The two FFmpeg programs reelbase runs. */
 export type ToolName = 'ffmpeg' | 'ffprobe';
@@ -80,17 +80,38 @@ export interface FfmpegRun {
 const maxOutput = 64 * 1024 * 1024;
 
 /**
- * Runs ffmpeg or ffprobe (no shell) and answers how it exited, whatever the code. Rejects only
- * when it could not run: missing binary, timeout, or output past `maxOutput`.
+ * Runs ffmpeg or ffprobe (under the watchdog of watched-child.ts: it dies with this process) and
+ * answers how it exited, whatever the code. Rejects only when it could not run: missing binary,
+ * timeout, or output past `maxOutput`; then only once the process is gone.
  */
 export function runFfmpeg(path: string, args: string[], timeoutMs = 30_000): Promise<FfmpegRun> {
   return new Promise((resolve, reject) => {
-    const options = { encoding: 'buffer', maxBuffer: maxOutput, timeout: timeoutMs, killSignal: 'SIGKILL', windowsHide: true } as const;
-    execFile(path, args, options, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') {
-        const why = error.killed && error.code == null ? `timed out after ${timeoutMs / 1000} s` : error.message;
-        reject(new Error(`${basename(path)} (${path}) ${why}`, { cause: error }));
-      } else resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr: stderr.toString() });
+    const child = spawnWatched(path, args, { stdout: true });
+    const stdout: Buffer[] = [];
+    let [size, stderr] = [0, ''];
+    let stopped: string | null = null;
+    const stop = (why: string) => {
+      stopped ??= why;
+      killWatched(child);
+    };
+    const timer = setTimeout(() => stop(`timed out after ${timeoutMs / 1000} s`), timeoutMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxOutput) stop(`wrote more than ${maxOutput} bytes`);
+      else stdout.push(chunk);
+    });
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      if (stderr.length < maxOutput) stderr += chunk;
+    });
+    const failed = (why: string, cause?: unknown) => reject(new Error(`${basename(path)} (${path}) ${why}`, { cause }));
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      failed(error.message, error);
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      if (stopped) failed(stopped);
+      else resolve({ code: code ?? 1, stdout: Buffer.concat(stdout), stderr });
     });
   });
 }

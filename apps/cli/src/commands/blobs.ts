@@ -33,8 +33,8 @@ function registerCheck(group: Command, io: CliIo): void {
   addBlobStoreOptions(
     group
       .command('check')
-      .description('list files no record holds (orphans) and files records point at that are missing; --fix removes the orphans')
-      .option('--fix', 'remove the orphans (through the durable removal job); missing files are reported, they cannot be made up')
+      .description('list files no record holds (orphans), files records point at that are missing, and dead job attempts’ local directories; --fix removes the orphans and those directories')
+      .option('--fix', 'remove the orphans (through the durable removal job) and dead attempts’ directories; missing files are reported, they cannot be made up')
       .option('--grace <duration>', 'leave files younger than this alone: a writer stores a file before it records it', '1h'),
   )
     .addOption(jsonOption())
@@ -42,7 +42,7 @@ function registerCheck(group: Command, io: CliIo): void {
       'after',
       [
         '',
-        'Exit code 1 when orphans or missing files are found (with --fix: when missing files remain or a removal failed).',
+        'Exit code 1 when orphans, missing files or dead attempts’ directories are found (with --fix: when missing files remain or a removal failed).',
         'Uploads in progress, transcodes running and removals queued hold their files; a file newer than --grace is never an orphan.',
         '',
         'Examples:',
@@ -57,10 +57,11 @@ function registerCheck(group: Command, io: CliIo): void {
         const blobs = await openBlobsOf(io, opts.blobs, filesDir);
         const found = await checkBlobs(service.store, blobs, { now: service.now(), graceSeconds });
         const left = opts.fix && found.orphans.length ? await removeOrphans(service.store, blobs, found.orphans, service.now) : 0;
+        if (opts.fix) for (const name of found.scratch) await blobs.dropScratch(name);
         const report = { store: target, blobs: blobs.description, grace_seconds: graceSeconds, ...summary(found), ...(opts.fix ? { fixed: true, removals_queued: left } : {}) };
         if (opts.json) io.stdout(json(report));
         else printCheck(io, report.store, report.blobs, found, opts.fix ? left : null);
-        if (found.missing.length || left || (!opts.fix && found.orphans.length)) throw new ReportedFailure(1);
+        if (found.missing.length || left || (!opts.fix && (found.orphans.length || found.scratch.length))) throw new ReportedFailure(1);
       } finally {
         await service.close();
       }
@@ -72,6 +73,7 @@ const summary = (found: BlobCheck) => ({
   young: found.young,
   orphans: found.orphans.map((b) => ({ key: b.key, size: b.size, modified: b.modified?.toISOString() ?? null })),
   missing: found.missing.map((b) => ({ key: b.key, owner: b.owner })),
+  scratch: found.scratch,
 });
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -81,8 +83,14 @@ function printCheck(io: CliIo, store: string, where: string, found: BlobCheck, l
   line(io.stdout, `Checked ${plural(found.blobs, 'file')} in ${where} against store ${store}.`);
   for (const b of found.orphans) line(io.stdout, `orphan   ${b.key}  ${formatBytes(b.size)}${b.modified ? `  ${b.modified.toISOString()}` : ''}`);
   for (const b of found.missing) line(io.stdout, `missing  ${b.key}  (${b.owner})`);
+  for (const name of found.scratch) line(io.stdout, `scratch  ${name}  (local files of a job attempt that no longer runs)`);
   if (found.young) line(io.stdout, `${plural(found.young, 'file')} no record holds yet, newer than the grace period: left alone.`);
-  if (!found.orphans.length && !found.missing.length) return line(io.stdout, 'Clean: every file is held by a record, every record’s file is there.');
+  if (found.scratch.length) {
+    const n = found.scratch.length;
+    const what = `${n} dead ${n === 1 ? 'attempt’s directory' : 'attempts’ directories'}`;
+    line(io.stdout, left === null ? `${what}: run with --fix to remove them.` : `Removed ${what}.`);
+  }
+  if (!found.orphans.length && !found.missing.length && !found.scratch.length) return line(io.stdout, 'Clean: every file is held by a record, every record’s file is there.');
   const bytes = found.orphans.reduce((n, b) => n + b.size, 0);
   if (found.orphans.length) {
     line(

@@ -2,6 +2,7 @@ import type { Store } from '../store/store';
 import type { BlobInfo, BlobStore } from './blob-store';
 import { OwnedIndex, type OwnedBlob } from './owned-keys';
 import { deleteNow, enqueueDelete } from '../jobs/delete-job';
+import { deadScratch } from '../jobs/attempt-scratch';
 
 /** What `reelbase blobs check` found. */
 export interface BlobCheck {
@@ -13,6 +14,8 @@ export interface BlobCheck {
   young: number;
   /** Files records point at that the store lacks. */
   missing: OwnedBlob[];
+  /** Local directories of job attempts no longer running (deadScratch): what a killed process left. */
+  scratch: string[];
 }
 
 export interface BlobCheckOptions {
@@ -50,7 +53,7 @@ export async function checkBlobs(store: Store, blobs: BlobStore, o: BlobCheckOpt
   }
   orphans.sort((a, b) => a.key.localeCompare(b.key));
   missing.sort((a, b) => a.key.localeCompare(b.key));
-  return { blobs: listed.size, orphans, young, missing };
+  return { blobs: listed.size, orphans, young, missing, scratch: await deadScratch(store, blobs) };
 }
 
 async function filterAsync<T>(items: T[], keep: (item: T) => Promise<boolean>): Promise<T[]> {

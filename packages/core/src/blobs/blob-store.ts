@@ -71,14 +71,19 @@ export interface BlobAccess {
   /**
    * A local file holding the bytes of `key`, for a tool that reads files; released when the tool
    * is done. A job names its copy (`name`: [\w-], as `scratch`), so what a killed attempt left
-   * goes when the next starts on the same machine.
+   * is found and removed as its scratch directory is.
    */
   materialise(key: string, name?: string): Promise<LocalCopy>;
   /**
    * An empty local directory for a tool to write into, later stored whole with `putTree`. It is
-   * named for `name` (a job's id: [\w-]), so what a killed attempt left there goes when the next starts.
+   * named for `name` (a job's attempt, attemptScratch: [\w-]), so what a killed attempt left there
+   * is found (`scratchNames`) and removed when the next starts or by the start-up sweep.
    */
   scratch(name: string): Promise<LocalCopy>;
+  /** The names of the scratch directories and job-named copies (`materialise`) present here. */
+  scratchNames(): Promise<string[]>;
+  /** Removes the scratch directory or job copy named `name`, retrying while a dying tool's last writes land (ENOTEMPTY, EBUSY). */
+  dropScratch(name: string): Promise<void>;
   /** Stores every file under the local directory `dir` below `prefix/` (the directory is consumed). */
   putTree(prefix: string, dir: string): Promise<void>;
   /** Drops an unfinished multipart upload of `key` (object stores only); one already gone is not an error. */

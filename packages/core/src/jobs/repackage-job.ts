@@ -7,6 +7,7 @@ import type { JobRecord } from './job-records';
 import { enqueue, markDone, stillHeld } from './queue';
 import { deleteNow, enqueueDelete } from './delete-job';
 import { renditionsKey, type TranscodeDeps } from './transcode-job';
+import { attemptScratch, dropEarlierAttempts } from './attempt-scratch';
 import type { JobHandler } from './worker';
 
 export const repackageKind = 'repackage';
@@ -44,14 +45,15 @@ export function repackageHandler(d: TranscodeDeps): JobHandler {
       // directory and stored whole; every local copy goes whatever happens.
       const copies: LocalCopy[] = [];
       let result: TranscodeResult;
+      await dropEarlierAttempts(d.blobs, job);
       try {
         const sources = [];
         for (const [i, r] of old.list.entries()) {
-          const copy = await d.blobs.materialise(`${old.key}/${r.file}`, `repackage-${job.id}-${i}`);
+          const copy = await d.blobs.materialise(`${old.key}/${r.file}`, attemptScratch(job, String(i)));
           copies.push(copy);
           sources.push({ name: r.name, path: copy.path });
         }
-        const work = await d.blobs.scratch(`repackage-${job.id}`);
+        const work = await d.blobs.scratch(attemptScratch(job));
         copies.push(work);
         result = await d.media.repackage(sources, work.path, { signal });
         await d.blobs.putTree(kept, work.path);

@@ -10,6 +10,7 @@ import { PermanentJobError, type JobHandler } from './worker';
 import { emitVideoEvent } from '../domain/webhooks';
 import { deleteNow, enqueueDelete } from './delete-job';
 import { countUploadBytes } from '../domain/upload-quota';
+import { attemptScratch, dropEarlierAttempts } from './attempt-scratch';
 
 export const transcodeKind = 'transcode';
 
@@ -57,12 +58,14 @@ export function transcodeHandler(d: TranscodeDeps): JobHandler {
         });
       }
       // The tools work on local copies: the source lent by the store, the outputs in a scratch
-      // directory stored whole once complete; both go whatever happens (a stop aborts the tools).
+      // directory of this attempt's, stored whole once complete; both go whatever happens (a stop
+      // aborts the tools), and so does what an earlier attempt killed with its process left.
       const kept = renditionsKey(video.id, job.id);
       let source: VideoProbe;
       let result: TranscodeResult;
-      const input = await d.blobs.materialise(p.file, `transcode-${job.id}`);
-      const work = await d.blobs.scratch(`transcode-${job.id}`).catch(async (e: unknown) => {
+      await dropEarlierAttempts(d.blobs, job);
+      const input = await d.blobs.materialise(p.file, attemptScratch(job));
+      const work = await d.blobs.scratch(attemptScratch(job)).catch(async (e: unknown) => {
         await input.release();
         throw e;
       });
