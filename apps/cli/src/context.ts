@@ -1,4 +1,4 @@
-import { createService, type Service, type ServiceConfig } from '@reelbase/core';
+import { createService, type Service, type ServiceConfig, type ServiceRequest } from '@reelbase/core';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './errors';
@@ -36,7 +36,12 @@ export function testClock(env: Env): (() => Date) | undefined {
 }
 
 /** Opens the store a command names (--store, REELBASE_STORE or the default) as a service. */
-export async function openService(io: CliIo, storeFlag: string | undefined): Promise<{ service: Service; target: string; filesDir: string }> {
+/** `onError`: where unexpected errors (bugs) go; default the terminal's stderr. */
+export async function openService(
+  io: CliIo,
+  storeFlag: string | undefined,
+  onError: (e: unknown, request: ServiceRequest) => void = (e) => io.stderr(`reelbase: unexpected error: ${(e as Error)?.stack ?? String(e)}\n`),
+): Promise<{ service: Service; target: string; filesDir: string }> {
   const env = envOf(io);
   const spec = storeSpecFrom(storeFlag, env, cwdOf(io));
   const store = await openStore(spec, { progress: (text) => line(io.stderr, text) });
@@ -44,7 +49,7 @@ export async function openService(io: CliIo, storeFlag: string | undefined): Pro
     store,
     clock: testClock(env),
     config: serviceConfig(env),
-    onError: (e) => io.stderr(`reelbase: unexpected error: ${(e as Error)?.stack ?? String(e)}\n`),
+    onError,
   });
   return { service, target: describeStore(spec), filesDir: filesDirOf(spec, env, cwdOf(io)) };
 }

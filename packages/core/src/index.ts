@@ -11,6 +11,7 @@ export { schema } from './schema/collections';
 export { createService, type CreateServiceOptions } from './service';
 export type { Service, ServiceOptions } from './engine/service';
 export type { Served, ServiceRequest, ServiceResponse } from './engine/request';
+export { currentRequestId, withRequestId } from './engine/request-scope';
 export type { ServiceConfig } from './engine/config';
 export { defaultConfig } from './engine/config';
 export type { Operation, Context, Reply, Method, FileReply } from './engine/operation';

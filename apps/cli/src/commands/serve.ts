@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { and, createToken, createUser, fillTagNames, parseScopes, type Service, type UserRecord } from '@reelbase/core';
-import { closeOnSignals, serve, transcodeConcurrency, type CorsOrigins } from '@reelbase/http';
+import { closeOnSignals, drainSecondsFrom, serve, transcodeConcurrency, type CorsOrigins } from '@reelbase/http';
 import { transcodingLine } from '../transcoding-line';
 import { cwdOf, envOf, fromEnv, openService } from '../context';
 import { openBlobsOf } from '../blobs-flag';
@@ -9,8 +9,9 @@ import { storeSpecFrom } from '../store-spec';
 import { UsageError } from '../errors';
 import { line, type CliIo } from '../io';
 import { blobsOption, storeOption } from './options';
+import { logUnexpected, loggerOf, metricsListenOf, metricsOptions, type MetricsFlags } from '../observability';
 
-interface ServeOptions {
+interface ServeOptions extends MetricsFlags {
   port?: string;
   host?: string;
   store?: string;
@@ -35,6 +36,8 @@ export function registerServe(program: Command, io: CliIo): void {
       'behind a load balancer or reverse proxy: take the client address (rate limits) from the last X-Forwarded-For entry and link origins from X-Forwarded-Proto/Host (env REELBASE_TRUST_PROXY=1)',
     )
     .option('--no-worker', 'run no transcode worker in this process (leave the jobs to `reelbase worker` processes)')
+    .addOption(metricsOptions()[0])
+    .addOption(metricsOptions()[1])
     .action(async (opts: ServeOptions) => {
       const env = envOf(io);
       const port = parsePort(opts.port ?? fromEnv(env, 'PORT') ?? '8080');
@@ -42,14 +45,28 @@ export function registerServe(program: Command, io: CliIo): void {
       const corsFlag = opts.cors ?? fromEnv(env, 'REELBASE_CORS');
       const cors = corsFlag === undefined ? undefined : parseCors(corsFlag);
       const trustProxy = opts.trustProxy ?? parseSwitch('REELBASE_TRUST_PROXY', fromEnv(env, 'REELBASE_TRUST_PROXY'));
-      const { service, target, filesDir } = await openService(io, opts.store);
+      const metrics = metricsListenOf(opts, io);
+      const drainSeconds = drainSecondsFrom(env);
+      const logger = loggerOf(io);
+      const { service, target, filesDir } = await openService(io, opts.store, logUnexpected(logger));
       // A store from before search read tags: its videos' tags are indexed once, resumably.
       await fillTagNames(service.store, (done, total) => line(io.stderr, `reelbase: indexing the tags of old videos for search: ${done}/${total}`));
       const blobs = await openBlobsOf(io, opts.blobs, filesDir);
       const redirectFiles = parseSwitch('REELBASE_BLOBS_REDIRECT', fromEnv(env, 'REELBASE_BLOBS_REDIRECT'));
       let running;
       try {
-        running = await serve(service, { port, host, cors, filesDir, blobs, redirectFiles, trustProxy, worker: opts.worker === false ? false : { concurrency: transcodeConcurrency(env) } });
+        running = await serve(service, {
+          port,
+          host,
+          cors,
+          filesDir,
+          blobs,
+          redirectFiles,
+          trustProxy,
+          logger,
+          metrics,
+          worker: opts.worker === false ? false : { concurrency: transcodeConcurrency(env) },
+        });
       } catch (e) {
         await service.close();
         throw new Error(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
@@ -64,6 +81,7 @@ export function registerServe(program: Command, io: CliIo): void {
       line(io.stdout, `reelbase serving ${running.url} (store ${target})`);
       line(io.stdout, `Video files: ${blobs.description}${redirectFiles && blobs.presign ? ' (media links redirect to it)' : ''}`);
       line(io.stdout, opts.worker === false ? 'No transcode worker here: run `reelbase worker` beside it.' : await transcodingLine(transcodeConcurrency(env)));
+      if (running.metricsUrl) line(io.stdout, `Metrics: ${running.metricsUrl}/metrics (health: ${running.metricsUrl}/health/ready)`);
       const tooBig = await jsonCeilingWarning(storeSpecFrom(opts.store, env, cwdOf(io)));
       if (tooBig) line(io.stderr, tooBig);
       // The store as `target` names it: a database password never reaches the terminal.
@@ -71,7 +89,7 @@ export function registerServe(program: Command, io: CliIo): void {
       io.onListening?.(running);
       const { signal } = io;
       if (!signal) {
-        closeOnSignals(running, (text) => line(io.stderr, text));
+        closeOnSignals(running, (text) => line(io.stderr, text), drainSeconds);
         line(io.stdout, 'Stop with Ctrl-C.');
         return new Promise<void>(() => {}); // the signal handlers end the process
       }

@@ -1,8 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /**
- * The request being answered, as far as its awaits reach: work queued on its behalf (jobs.enqueue)
- * records its id without every operation passing it down.
+ * The transport's id of the request being answered (X-Request-Id), as far as its awaits reach:
+ * the jobs queued on its behalf (jobs/queue.ts enqueue) record it without every operation and
+ * upload path passing it down.
  */
 const scope = new AsyncLocalStorage<string>();
 

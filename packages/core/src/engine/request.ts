@@ -17,8 +17,6 @@ export interface ServiceRequest {
   media?: import('../media/media-tools').MediaTools;
   /** The caller's network address, whose allowance anonymous requests spend (rate limiting); none in-process. */
   clientAddress?: string;
-  /** The transport's id for this request (X-Request-Id): the jobs it queues carry it, so their logs lead back to it. */
-  requestId?: string;
 }
 
 /**

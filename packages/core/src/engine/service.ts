@@ -10,7 +10,6 @@ import { isListEnvelope, trimFields } from './fields';
 import { invalidCredentialsCode, type Context, type Operation, type Reply } from './operation';
 import { readParams } from './params';
 import { headerOf, parseRequest, requestPath, type ParsedRequest, type Served, type ServiceRequest, type ServiceResponse } from './request';
-import { withRequestId } from './request-scope';
 import { loadLinkSigner, type LinkSigner } from '../media/link-signer';
 import { memoryRateLimiter, quotaHeaders, rateKey, rateLimited, type RateLimiter, type RateQuota } from './rate-limit';
 import { createRouter, type Route } from './router';
@@ -195,7 +194,7 @@ export function createEngine(options: ServiceOptions): Service {
       const bytes = raw.maxBytes(config);
       return { bytes, tooLarge: raw.tooLarge(bytes) };
     },
-    handle: (token, request) => withRequestId(request.requestId, () => answer(token, request)),
+    handle: answer,
   };
 
   async function answer(token: string | null | undefined, request: ServiceRequest): Promise<ServiceResponse> {

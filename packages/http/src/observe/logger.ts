@@ -1,0 +1,42 @@
+import { Writable } from 'node:stream';
+import { pino, stdTimeFunctions, type Logger } from 'pino';
+import pretty from 'pino-pretty';
+
+export type { Logger } from 'pino';
+
+export type LogFormat = 'json' | 'pretty';
+
+export interface LogSettings {
+  level: string;
+  format: LogFormat;
+}
+
+const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * REELBASE_LOG_LEVEL (default info; `silent` logs nothing) and REELBASE_LOG_FORMAT (json or
+ * pretty; default pretty on a terminal, json otherwise, for a collector to parse).
+ */
+export function logSettingsFrom(env: NodeJS.ProcessEnv, terminal: boolean): LogSettings {
+  const level = (env.REELBASE_LOG_LEVEL ?? 'info').trim().toLowerCase();
+  if (!levels.includes(level)) throw new Error(`REELBASE_LOG_LEVEL: "${env.REELBASE_LOG_LEVEL}" is not one of ${levels.join(', ')}`);
+  const format = (env.REELBASE_LOG_FORMAT ?? (terminal ? 'pretty' : 'json')).trim().toLowerCase();
+  if (format !== 'json' && format !== 'pretty') throw new Error(`REELBASE_LOG_FORMAT: "${env.REELBASE_LOG_FORMAT}" is not json or pretty`);
+  return { level, format };
+}
+
+/**
+ * One JSON object a line (`time` in ISO 8601), or pino-pretty's lines for a person at a terminal,
+ * each handed to `write` (default: the process's stdout).
+ */
+export function createLogger(settings: LogSettings, write: (text: string) => void = (text) => void process.stdout.write(text), colour = false): Logger {
+  const options = { level: settings.level, base: undefined, timestamp: stdTimeFunctions.isoTime };
+  if (settings.format === 'json') return pino(options, { write });
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      write(chunk.toString());
+      done();
+    },
+  });
+  return pino(options, pretty({ sync: true, destination, colorize: colour, ignore: 'req_id' }));
+}
