@@ -27,13 +27,15 @@ export function metricsListenOf(opts: MetricsFlags, io: CliIo): MetricsListen | 
 }
 
 /** The process's logger from REELBASE_LOG_LEVEL and REELBASE_LOG_FORMAT, writing to the command's stdout. */
-export function loggerOf(io: CliIo): Logger {
+export function loggerOf(io: CliIo): Promise<Logger> {
   const terminal = io.terminal !== undefined && process.stdout.isTTY === true;
+  let settings;
   try {
-    return createLogger(logSettingsFrom(envOf(io), terminal), (text) => io.stdout(text), terminal);
+    settings = logSettingsFrom(envOf(io), terminal);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  return createLogger(settings, (text) => io.stdout(text), terminal);
 }
 
 /** A bug's report as a log line: its stack, the request's id and its path with secrets removed (never its headers or body). */

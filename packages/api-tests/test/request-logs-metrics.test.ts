@@ -68,7 +68,7 @@ for (const driver of drivers) {
       return parse(await r.text());
     };
     before(async () => {
-      h = await Harness.start(driver, { rateLimit: { max: 150, windowSeconds: 600 } }, { serve: { logger: log.logger, metrics: { port: 0 }, worker: { idleMs: 50 } } });
+      h = await Harness.start(driver, { rateLimit: { max: 150, windowSeconds: 600 } }, { serve: { logger: await log.logger, metrics: { port: 0 }, worker: { idleMs: 50 } } });
       metricsUrl = h.server.metricsUrl!;
       owner = await h.user('Owner');
       video = await h.video(owner);

@@ -32,7 +32,7 @@ export interface RunningServer {
 
 export async function serve(service: Service, options: ServeOptions = {}): Promise<RunningServer> {
   const { logger } = options;
-  const { blobs, health, metrics } = instrument(service, options.blobs ?? new FsBlobStore(options.filesDir ?? 'files'), options.metrics !== undefined);
+  const { blobs, health, metrics } = await instrument(service, options.blobs ?? new FsBlobStore(options.filesDir ?? 'files'), options.metrics !== undefined);
   const listener = createRequestListener(service, { ...options, blobs });
   const observed = observeRequests(async (req, res) => {
     if (!(await health.answer(req.url ?? '/', res))) await listener(req, res);

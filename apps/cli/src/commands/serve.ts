@@ -47,7 +47,7 @@ export function registerServe(program: Command, io: CliIo): void {
       const trustProxy = opts.trustProxy ?? parseSwitch('REELBASE_TRUST_PROXY', fromEnv(env, 'REELBASE_TRUST_PROXY'));
       const metrics = metricsListenOf(opts, io);
       const drainSeconds = drainSecondsFrom(env);
-      const logger = loggerOf(io);
+      const logger = await loggerOf(io);
       const { service, target, filesDir } = await openService(io, opts.store, logUnexpected(logger));
       // A store from before search read tags: its videos' tags are indexed once, resumably.
       await fillTagNames(service.store, (done, total) => line(io.stderr, `reelbase: indexing the tags of old videos for search: ${done}/${total}`));

@@ -25,10 +25,10 @@ export function registerWorker(program: Command, io: CliIo): void {
       const env = envOf(io);
       const concurrency = opts.concurrency === undefined ? transcodeConcurrency(env) : transcodeConcurrency({ REELBASE_TRANSCODE_CONCURRENCY: opts.concurrency });
       const listen = metricsListenOf(opts, io);
-      const logger = loggerOf(io);
+      const logger = await loggerOf(io);
       const { service, target, filesDir } = await openService(io, opts.store, logUnexpected(logger));
       const opened = await openBlobsOf(io, opts.blobs, filesDir);
-      const { blobs, health, metrics } = instrument(service, opened, listen !== undefined);
+      const { blobs, health, metrics } = await instrument(service, opened, listen !== undefined);
       // The operator's port: metrics, and the health checks a worker has no other port to answer on.
       const metricsServer = metrics && listen ? await startMetricsServer(metrics, health, listen) : undefined;
       // filesDir: a filesystem store's tus uploads gather there, and abandoned ones are removed by the worker.

@@ -15,13 +15,14 @@ interface CheckResult {
 
 /**
  * Liveness and readiness of one process. Readiness asks the store and the blob store a cheap
- * question each (a read of a key that does not exist); a probe still hanging is joined, not
- * repeated, so a stalled database holds one connection rather than one per probe.
+ * question each (a read of a key that does not exist). A probe still in flight is joined rather
+ * than repeated until it has had its 2 s, so a stalled database holds one connection for every
+ * 2 s of stall, not one per probe.
  */
 export class Health {
   #draining = false;
   readonly #probes: Record<string, () => Promise<unknown>>;
-  readonly #pending = new Map<string, Promise<unknown>>();
+  readonly #pending = new Map<string, { probe: Promise<unknown>; started: number }>();
 
   constructor(store: Store, blobs: BlobStore) {
     this.#probes = { store: () => store.get('service_keys', 'readiness-probe'), blobs: () => blobs.stat('readiness-probe') };
@@ -50,10 +51,12 @@ export class Health {
 
   async #check(name: string): Promise<CheckResult> {
     const started = performance.now();
-    let probe = this.#pending.get(name);
+    const pending = this.#pending.get(name);
+    let probe = pending && started - pending.started < probeTimeoutMs ? pending.probe : undefined;
     if (!probe) {
-      probe = this.#probes[name]().finally(() => this.#pending.delete(name));
-      this.#pending.set(name, probe);
+      const mine: Promise<unknown> = this.#probes[name]().finally(() => this.#pending.get(name)?.probe === mine && this.#pending.delete(name));
+      probe = mine;
+      this.#pending.set(name, { probe, started });
     }
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {

@@ -11,9 +11,9 @@ export interface Instrumented {
 }
 
 /** What a serving or working process observes itself with: readiness over its store and blobs, and metrics when asked for. */
-export function instrument(service: Service, blobs: BlobStore, withMetrics: boolean): Instrumented {
+export async function instrument(service: Service, blobs: BlobStore, withMetrics: boolean): Promise<Instrumented> {
   if (!withMetrics) return { blobs, health: new Health(service.store, blobs) };
-  const metrics = createMetrics(service.store, service.now);
+  const metrics = await createMetrics(service.store, service.now);
   timeTransactions(service.store, metrics.transactionSeconds);
   const counted = countedBlobs(blobs, metrics.blobOperations);
   return { blobs: counted, health: new Health(service.store, counted), metrics };

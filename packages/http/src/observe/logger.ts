@@ -1,6 +1,5 @@
 import { Writable } from 'node:stream';
-import { pino, stdTimeFunctions, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type { Logger } from 'pino';
 
 export type { Logger } from 'pino';
 
@@ -29,9 +28,12 @@ export function logSettingsFrom(env: NodeJS.ProcessEnv, terminal: boolean): LogS
  * One JSON object a line (`time` in ISO 8601), or pino-pretty's lines for a person at a terminal,
  * each handed to `write` (default: the process's stdout).
  */
-export function createLogger(settings: LogSettings, write: (text: string) => void = (text) => void process.stdout.write(text), colour = false): Logger {
+export async function createLogger(settings: LogSettings, write: (text: string) => void = (text) => void process.stdout.write(text), colour = false): Promise<Logger> {
+  // Loaded when asked for: a process that logs nothing (a test's server, a CLI command) does not pay for them.
+  const { pino, stdTimeFunctions } = await import('pino');
   const options = { level: settings.level, base: undefined, timestamp: stdTimeFunctions.isoTime };
   if (settings.format === 'json') return pino(options, { write });
+  const { default: pretty } = await import('pino-pretty');
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
       write(chunk.toString());

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { abortUploadKind, and, deleteKind, eq, isoTime, lte, repackageKind, transcodeKind, webhookKind, type JobRecord, type Store } from '@reelbase/core';
 
 /** Every job kind a worker runs: the label values of the job series. */
@@ -22,7 +22,9 @@ export interface Metrics {
   readonly signInFailures: Counter;
 }
 
-export function createMetrics(store: Store, now: () => Date): Metrics {
+export async function createMetrics(store: Store, now: () => Date): Promise<Metrics> {
+  // Loaded when metrics are on: most processes never serve them.
+  const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = await import('prom-client');
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
