@@ -35,7 +35,8 @@ export function loggerOf(io: CliIo): Promise<Logger> {
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  return createLogger(settings, (text) => io.stdout(text), terminal);
+  // A real process's lines go straight to fd 1 (pino's own writer); a test's io captures them.
+  return createLogger(settings, io.screen ? undefined : (text) => io.stdout(text), terminal);
 }
 
 /** A bug's report as a log line: its stack, the request's id and its path with secrets removed (never its headers or body). */

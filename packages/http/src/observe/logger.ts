@@ -26,13 +26,17 @@ export function logSettingsFrom(env: NodeJS.ProcessEnv, terminal: boolean): LogS
 
 /**
  * One JSON object a line (`time` in ISO 8601), or pino-pretty's lines for a person at a terminal,
- * each handed to `write` (default: the process's stdout).
+ * each handed to `write`, or by default written to the process's stdout without blocking.
  */
-export async function createLogger(settings: LogSettings, write: (text: string) => void = (text) => void process.stdout.write(text), colour = false): Promise<Logger> {
+export async function createLogger(settings: LogSettings, write?: (text: string) => void, colour = false): Promise<Logger> {
   // Loaded when asked for: a process that logs nothing (a test's server, a CLI command) does not pay for them.
   const { pino, stdTimeFunctions } = await import('pino');
   const options = { level: settings.level, base: undefined, timestamp: stdTimeFunctions.isoTime };
-  if (settings.format === 'json') return pino(options, { write });
+  if (settings.format === 'json') {
+    // Asynchronous: a log reader that falls behind (a full pipe) never stalls requests; pino flushes what is left at exit.
+    return pino(options, write ? { write } : pino.destination({ dest: 1, sync: false }));
+  }
+  write ??= (text) => void process.stdout.write(text);
   const { default: pretty } = await import('pino-pretty');
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
