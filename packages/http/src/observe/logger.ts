@@ -10,6 +10,9 @@ export interface LogSettings {
   format: LogFormat;
 }
 
+/** The longest a line waits in the buffer of a quiet server. */
+const flushMs = 1000;
+
 const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /**
@@ -33,8 +36,19 @@ export async function createLogger(settings: LogSettings, write?: (text: string)
   const { pino, stdTimeFunctions } = await import('pino');
   const options = { level: settings.level, base: undefined, timestamp: stdTimeFunctions.isoTime };
   if (settings.format === 'json') {
-    // Asynchronous: a log reader that falls behind (a full pipe) never stalls requests; pino flushes what is left at exit.
-    return pino(options, write ? { write } : pino.destination({ dest: 1, sync: false }));
+    if (write) return pino(options, { write });
+    // Asynchronous, in writes of 4 KB or every second, whichever comes first: a log reader that
+    // falls behind (a full pipe) never stalls requests, and a busy server makes one write per dozen
+    // lines rather than one each. pino flushes what is left at exit.
+    const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+    setInterval(() => {
+      try {
+        destination.flush();
+      } catch {
+        // Closed: the process is exiting, and pino has written the rest.
+      }
+    }, flushMs).unref();
+    return pino(options, destination);
   }
   write ??= (text) => void process.stdout.write(text);
   const { default: pretty } = await import('pino-pretty');
