@@ -58,5 +58,17 @@ export async function createLogger(settings: LogSettings, write?: (text: string)
       done();
     },
   });
-  return pino(options, pretty({ sync: true, destination, colorize: colour, ignore: 'req_id' }));
+  return pino(options, pretty({ sync: true, destination, colorize: colour, ignore: [...inMessage].join(','), messageFormat: oneLine }));
+}
+
+/** The fields a pretty line shows in its message; the others (an error's stack) follow it. */
+const inMessage = new Set(['req_id', 'method', 'route', 'path', 'status', 'ms', 'bytes', 'operation', 'user', 'app', 'ip', 'job_id', 'kind', 'video', 'subject', 'attempt', 'outcome']);
+
+/** `GET /videos/7 200 2.1 ms user 3`, `job 88 transcode video 42 done 5210 ms`: a request or a job attempt on one line. */
+function oneLine(log: Record<string, unknown>, messageKey: string): string {
+  const msg = String(log[messageKey] ?? '');
+  const ms = typeof log.ms === 'number' ? ` ${log.ms} ms` : '';
+  if (msg === 'request') return `${log.method} ${log.path} ${log.status}${ms}${log.user ? ` user ${log.user}` : ''}`;
+  if (log.job_id !== undefined) return `job ${log.job_id} ${log.kind} ${log.video !== undefined ? `video ${log.video}` : log.subject} ${log.outcome ?? 'started'}${ms}`;
+  return log.req_id ? `${msg} (request ${log.req_id})` : msg;
 }
