@@ -27,7 +27,8 @@ const file = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 export function startReelbase(store: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   if (!existsSync(file('../apps/cli/dist/index.js'))) throw new Error('the CLI is not built: run npm run build (npm run bench does)');
   const args = [file('../apps/cli/bin/reelbase.js'), 'serve', '--store', store, '--port', '0', '--host', '127.0.0.1'];
-  return start('reelbase', args, /^reelbase serving (http:\/\/\S+)/, { ...env, REELBASE_RATE_LIMIT: 'off' });
+  // No drain: a bench stops servers by the dozen, and no balancer needs telling.
+  return start('reelbase', args, /^reelbase serving (http:\/\/\S+)/, { REELBASE_DRAIN_SECONDS: '0', ...env, REELBASE_RATE_LIMIT: 'off' });
 }
 
 /** A peer, `bench/servers/<script>.ts` with `args`. */
@@ -54,9 +55,14 @@ async function start(name: string, args: string[], ready: RegExp, env: Record<st
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
       const match = ready.exec(line);
-      if (match) resolve(match[1]);
+      if (!match) return;
+      // What it prints from now on (request logs) is read and dropped, not parsed.
+      lines.close();
+      child.stdout!.resume();
+      resolve(match[1]);
     });
     child.once('exit', (code) => reject(new Error(`bench server ${name} exited with ${code} before listening:\n${stderr}`)));
   });

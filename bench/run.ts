@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { blobCases } from './cases/blobs';
 import { ceilingCase } from './cases/ceiling';
 import { mediaCases } from './cases/media';
+import { observabilityCase } from './cases/observability';
 import { millionCases } from './cases/million';
 import { oauthCases } from './cases/oauth';
 import { postgresCases } from './cases/postgres';
@@ -61,11 +62,12 @@ async function main(): Promise<void> {
   const dir = join(settings.dir, `run-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   try {
-    if (b.wants('reads') || b.wants('token') || b.wants('follow') || b.wants('burst') || b.wants('search') || (b.wants('postgres') && settings.postgres)) {
+    if (b.wants('reads') || b.wants('token') || b.wants('observability') || b.wants('follow') || b.wants('burst') || b.wants('search') || (b.wants('postgres') && settings.postgres)) {
       const world = await quickWorld(dir);
       if (b.wants('reads')) await readCases(b, world);
       if (b.wants('search')) await quickSearch(world);
       if (b.wants('token')) await tokenReadCases(b, world);
+      if (b.wants('observability')) await observabilityCase(b, world);
       if (b.wants('postgres')) await postgresCases(b, world);
       if (b.wants('follow') || b.wants('burst')) await writeCases(b, world);
     } else if (b.wants('postgres')) await postgresCases(b, null);

@@ -220,7 +220,7 @@ const steady = (t: Target, w: Written): Target => ({
 const notes = (...parts: string[]): string => parts.filter(Boolean).join('; ');
 
 /** The body a GET answers, which must be a 200. */
-async function answer(url: string, headers?: Record<string, string>): Promise<string> {
+export async function answer(url: string, headers?: Record<string, string>): Promise<string> {
   const res = await fetch(url, { headers });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${text.slice(0, 200)}`);
@@ -228,7 +228,7 @@ async function answer(url: string, headers?: Record<string, string>): Promise<st
 }
 
 /** Up to `most` ids of the videos anybody may see of `user`, from their list. */
-async function publicVideos(base: string, user: string, most: number): Promise<string[]> {
+export async function publicVideos(base: string, user: string, most: number): Promise<string[]> {
   const ids: string[] = [];
   for (let page = 1; ids.length < most; page++) {
     const body = JSON.parse(await answer(`${base}/users/${user}/videos?per_page=100&page=${page}`)) as { data: { uri: string }[]; paging: { next: string | null } };

@@ -1,4 +1,4 @@
-import { createService, type Service, type ServiceConfig } from '@reelbase/core';
+import { createService, type Service, type ServiceConfig, type ServiceRequest } from '@reelbase/core';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './errors';
@@ -35,8 +35,16 @@ export function testClock(env: Env): (() => Date) | undefined {
   return () => new Date(time);
 }
 
-/** Opens the store a command names (--store, REELBASE_STORE or the default) as a service; `overrides` are settings its flags gave. */
-export async function openService(io: CliIo, storeFlag: string | undefined, overrides: Partial<ServiceConfig> = {}): Promise<{ service: Service; target: string; filesDir: string }> {
+/**
+ * Opens the store a command names (--store, REELBASE_STORE or the default) as a service; `overrides`
+ * are settings its flags gave; `onError`: where unexpected errors (bugs) go, default the terminal's stderr.
+ */
+export async function openService(
+  io: CliIo,
+  storeFlag: string | undefined,
+  overrides: Partial<ServiceConfig> = {},
+  onError: (e: unknown, request: ServiceRequest) => void = (e) => io.stderr(`reelbase: unexpected error: ${(e as Error)?.stack ?? String(e)}\n`),
+): Promise<{ service: Service; target: string; filesDir: string }> {
   const env = envOf(io);
   const spec = storeSpecFrom(storeFlag, env, cwdOf(io));
   const store = await openStore(spec, { progress: (text) => line(io.stderr, text) });
@@ -44,7 +52,7 @@ export async function openService(io: CliIo, storeFlag: string | undefined, over
     store,
     clock: testClock(env),
     config: { ...serviceConfig(env), ...overrides },
-    onError: (e) => io.stderr(`reelbase: unexpected error: ${(e as Error)?.stack ?? String(e)}\n`),
+    onError,
   });
   return { service, target: describeStore(spec), filesDir: filesDirOf(spec, env, cwdOf(io)) };
 }

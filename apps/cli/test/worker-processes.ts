@@ -18,14 +18,15 @@ export interface CliProcess {
 }
 
 /**
- * `reelbase <args>` in a process of its own with exactly `env` (plus PATH), answered once a line
+ * `reelbase <args>` in a process of its own with exactly `env` (plus PATH, and no SIGTERM drain), answered once a line
  * of its stdout matches `ready` (the server's "Stop with Ctrl-C.", a worker's first line).
  */
 export async function startCli(args: string[], env: Record<string, string>, ready: RegExp, cwd: string): Promise<CliProcess> {
   const child = spawn(process.execPath, ['--import', tsx, '--conditions=source', entry, ...args], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '', ...env },
+    // No drain on SIGTERM unless a test asks: the processes here are stopped by the dozen, with no balancer to tell.
+    env: { PATH: process.env.PATH ?? '', REELBASE_DRAIN_SECONDS: '0', ...env },
   });
   child.stderr!.pipe(process.stderr);
   const errors: string[] = [];

@@ -1,5 +1,5 @@
 import { createService, createToken, createUser, isoTime, parseScopes, type BlobStore, type Service, type Store, type UserRecord } from '@reelbase/core';
-import { serve, startWorker, type RunningServer } from '@reelbase/http';
+import { serve, startWorker, type RunningServer, type ServeOptions } from '@reelbase/http';
 import type { Worker } from '@reelbase/core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
@@ -67,15 +67,19 @@ export class Harness {
     return this.worker!.drain();
   }
 
-  /** `blobs`: where video files live (default a fresh directory), `redirectFiles` as serve's option. */
-  static async start(driver: TestDriver, config: Parameters<typeof createService>[0]['config'] = {}, o: { blobs?: BlobStore; redirectFiles?: boolean; trustProxy?: boolean } = {}): Promise<Harness> {
+  /** `blobs`: where video files live (default a fresh directory), `redirectFiles` as serve's option; `serve`: more of serve's options (logs, metrics, an embedded worker). */
+  static async start(
+    driver: TestDriver,
+    config: Parameters<typeof createService>[0]['config'] = {},
+    o: { blobs?: BlobStore; redirectFiles?: boolean; trustProxy?: boolean; serve?: Pick<ServeOptions, 'logger' | 'metrics' | 'worker'> } = {},
+  ): Promise<Harness> {
     const { store, cleanup, reopen } = await driver.open();
     const clock = new TestClock();
     // The clock never moves unless a test moves it, so a walk of thousands of requests would spend
     // one window's allowance: rate limiting is off unless a test configures it.
     const service = createService({ store, clock: clock.now, config: { rateLimit: null, ...config }, onError: (e) => console.error('UNEXPECTED', e) });
     const filesDir = mkdtempSync(join(tmpdir(), 'reelbase-files-'));
-    const server = await serve(service, { port: 0, host: '127.0.0.1', filesDir, blobs: o.blobs, redirectFiles: o.redirectFiles, trustProxy: o.trustProxy, worker: false });
+    const server = await serve(service, { port: 0, host: '127.0.0.1', filesDir, blobs: o.blobs, redirectFiles: o.redirectFiles, trustProxy: o.trustProxy, worker: false, ...o.serve });
     // Seeds run in this process and can block its loop past the 5 s idle timeout, after which the
     // server's timer may close a kept-alive socket just as fetch reuses it (ECONNRESET).
     server.server.keepAliveTimeout = 60_000;

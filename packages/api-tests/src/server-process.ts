@@ -13,10 +13,11 @@ export interface ServerProcess {
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const script = join(root, 'packages', 'api-tests', 'src', 'crash-server.ts');
 
-/** Starts the server on a store file (`kind` sqlite or json); with `token`, reuses the user of an earlier run. */
-export function startServerProcess(kind: string, path: string, token?: string): Promise<ServerProcess> {
+/** Starts the server on a store file (`kind` sqlite or json); with `token`, reuses the user of an earlier run; `env` adds variables (REELBASE_DRAIN_SECONDS). */
+export function startServerProcess(kind: string, path: string, token?: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', script, kind, path, ...(token ? [token] : [])], {
     cwd: root,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Its stderr stays readable for tests (signal messages); by default it passes through.

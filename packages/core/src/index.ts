@@ -10,7 +10,8 @@ export { splice, spliceOf, type Splice } from './representations/spliced';
 export { schema } from './schema/collections';
 export { createService, type CreateServiceOptions } from './service';
 export type { Service, ServiceOptions } from './engine/service';
-export type { ServiceRequest, ServiceResponse } from './engine/request';
+export type { Served, ServiceRequest, ServiceResponse } from './engine/request';
+export { currentRequestId, withRequestId } from './engine/request-scope';
 export type { ServiceConfig } from './engine/config';
 export { defaultConfig } from './engine/config';
 export type { Operation, Context, Reply, Method, FileReply } from './engine/operation';
@@ -41,7 +42,7 @@ export { checkBlobs, removeOrphans, type BlobCheck, type BlobCheckOptions } from
 export { openUpload, finishUpload, failUpload, newBlobKey, stagingKey, type OpenUpload, type FinishedUpload, type UploadFiles } from './uploads/uploads';
 export { readMultipart, saveMultipart, discardLost, tailKey, type MultipartPart, type MultipartState } from './uploads/multipart';
 export type { VideoProbe, Rendition, TranscodeResult } from './media/media-tools';
-export { createWorker, PermanentJobError, type Worker, type WorkerOptions, type JobHandler } from './jobs/worker';
+export { createWorker, PermanentJobError, type Worker, type WorkerOptions, type JobHandler, type JobObserver, type JobOutcome } from './jobs/worker';
 export { transcodeHandler, transcodeKind, type TranscodeDeps } from './jobs/transcode-job';
 export { repackageHandler, repackageKind, queueRepackaging, isLegacySet } from './jobs/repackage-job';
 export { sweepScratch } from './jobs/attempt-scratch';

@@ -1,5 +1,6 @@
 export { createRequestListener, type ListenerOptions } from './request-listener';
-export { serve, closeOnSignals, type ServeOptions, type RunningServer } from './server';
+export { serve, closeOnSignals, drainSecondsFrom, type ServeOptions, type RunningServer } from './server';
+export * from './observe/index';
 export type { CorsOrigins } from './cors';
 export * from './client/index';
 export { FsBlobStore } from './fs-blob-store';

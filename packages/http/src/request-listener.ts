@@ -12,6 +12,7 @@ import { UploadSlots, uploadsBusy } from './upload-slots';
 import { jsonPayload } from './json-payload';
 import { isStaticAsset, sendStaticAsset } from './static-assets';
 import { hostAllowed } from './allowed-hosts';
+import { noteServed } from './observe/trace';
 
 export interface ListenerOptions {
   /** Largest request body accepted; larger → 413. Default 1 MiB. */
@@ -100,6 +101,7 @@ export function createRequestListener(service: Service, options: ListenerOptions
         media,
         clientAddress: clientAddress(req, trustProxy),
       });
+      noteServed(req, answer.served);
     } catch (e) {
       answer =
         e instanceof BodyTooLargeError && fileLimit
@@ -146,7 +148,7 @@ function write(res: ServerResponse, answer: ServiceResponse, extra: Record<strin
 }
 
 /** The peer's address; behind a trusted proxy, the last X-Forwarded-For entry (the one the proxy added, not the client's claim). */
-function clientAddress(req: IncomingMessage, trustProxy: boolean): string | undefined {
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string | undefined {
   const forwarded = trustProxy ? req.headers['x-forwarded-for'] : undefined;
   const last = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded)?.split(',').pop()?.trim();
   return last || req.socket.remoteAddress;

@@ -1,4 +1,4 @@
-import { abortUploadHandler, abortUploadKind, createWorker, deleteHandler, deleteKind, repackageHandler, repackageKind, sweepScratch, transcodeHandler, transcodeKind, webhookKind, type BlobStore, type MediaTools, type Service, type Worker } from '@reelbase/core';
+import { abortUploadHandler, abortUploadKind, createWorker, deleteHandler, deleteKind, repackageHandler, repackageKind, sweepScratch, transcodeHandler, transcodeKind, webhookKind, type BlobStore, type JobObserver, type MediaTools, type Service, type Worker } from '@reelbase/core';
 import { webhookHandler } from './webhook-delivery';
 import { createMediaTools } from '@reelbase/media';
 import { FsBlobStore } from './fs-blob-store';
@@ -16,6 +16,8 @@ export interface WorkerStartOptions {
   start?: boolean;
   leaseSeconds?: number;
   idleMs?: number;
+  /** Told as each job attempt starts and ends (log lines, metrics). */
+  observer?: JobObserver;
 }
 
 /** Jobs at once from the environment: REELBASE_TRANSCODE_CONCURRENCY, default 1 (a transcode keeps a core busy). */
@@ -38,6 +40,7 @@ export function startWorker(service: Service, o: WorkerStartOptions = {}): Worke
     leaseSeconds: o.leaseSeconds,
     idleMs: o.idleMs,
     retention: service.config.jobRetention,
+    ...(o.observer ? { observer: o.observer } : {}),
     handlers: {
       [transcodeKind]: transcodeHandler({ store: service.store, blobs, media, now: service.now }),
       [repackageKind]: repackageHandler({ store: service.store, blobs, media, now: service.now }),

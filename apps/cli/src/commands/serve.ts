@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { and, createToken, createUser, fillTagNames, parseScopes, type Service, type UserRecord } from '@reelbase/core';
-import { closeOnSignals, parseAllowedHosts, serve, transcodeConcurrency, type CorsOrigins } from '@reelbase/http';
+import { closeOnSignals, drainSecondsFrom, parseAllowedHosts, serve, transcodeConcurrency, type CorsOrigins } from '@reelbase/http';
 import { transcodingLine } from '../transcoding-line';
 import { cwdOf, envOf, fromEnv, openService } from '../context';
 import { openBlobsOf } from '../blobs-flag';
@@ -10,8 +10,9 @@ import { UsageError } from '../errors';
 import { line, type CliIo } from '../io';
 import { blobsOption, storeOption } from './options';
 import { printNodeSupport } from '../node-support';
+import { logUnexpected, loggerOf, metricsListenOf, metricsOptions, type MetricsFlags } from '../observability';
 
-interface ServeOptions {
+interface ServeOptions extends MetricsFlags {
   port?: string;
   host?: string;
   store?: string;
@@ -40,6 +41,8 @@ export function registerServe(program: Command, io: CliIo): void {
     .option('--no-worker', 'run no transcode worker in this process (leave the jobs to `reelbase worker` processes)')
     .option('--public-url <url>', 'the origin of every absolute link, e.g. https://videos.example.com, whatever Host a request names (env REELBASE_BASE_URL; default each request’s own)')
     .option('--allowed-hosts <hosts>', 'answer only requests whose Host is one of these, a comma list of names (any port) or name:port; others get 400 (env REELBASE_ALLOWED_HOSTS; default any)')
+    .addOption(metricsOptions()[0])
+    .addOption(metricsOptions()[1])
     .action(async (opts: ServeOptions) => {
       const env = envOf(io);
       const port = parsePort(opts.port ?? fromEnv(env, 'PORT') ?? '8080');
@@ -52,14 +55,30 @@ export function registerServe(program: Command, io: CliIo): void {
       const hostsFlag = opts.allowedHosts ?? fromEnv(env, 'REELBASE_ALLOWED_HOSTS');
       const allowedHosts = hostsFlag === undefined ? undefined : parseAllowedHosts(hostsFlag);
       if (allowedHosts?.length === 0) throw new UsageError('--allowed-hosts: give at least one host name');
-      const { service, target, filesDir } = await openService(io, opts.store, publicUrl ? { baseUrl: publicUrl } : {});
+      const metrics = metricsListenOf(opts, io);
+      const drainSeconds = drainSecondsFrom(env);
+      const logger = await loggerOf(io);
+      const { service, target, filesDir } = await openService(io, opts.store, publicUrl ? { baseUrl: publicUrl } : {}, logUnexpected(logger));
       // A store from before search read tags: its videos' tags are indexed once, resumably.
       await fillTagNames(service.store, (done, total) => line(io.stderr, `reelbase: indexing the tags of old videos for search: ${done}/${total}`));
       const blobs = await openBlobsOf(io, opts.blobs, filesDir);
       const redirectFiles = parseSwitch('REELBASE_BLOBS_REDIRECT', fromEnv(env, 'REELBASE_BLOBS_REDIRECT'));
       let running;
       try {
-        running = await serve(service, { port, host, cors, filesDir, blobs, redirectFiles, trustProxy, publicUrl, allowedHosts, worker: opts.worker === false ? false : { concurrency: transcodeConcurrency(env) } });
+        running = await serve(service, {
+          port,
+          host,
+          cors,
+          filesDir,
+          blobs,
+          redirectFiles,
+          trustProxy,
+          publicUrl,
+          allowedHosts,
+          logger,
+          metrics,
+          worker: opts.worker === false ? false : { concurrency: transcodeConcurrency(env) },
+        });
       } catch (e) {
         await service.close();
         throw new Error(`cannot listen on ${host}:${port}: ${(e as Error).message}`);
@@ -80,6 +99,7 @@ export function registerServe(program: Command, io: CliIo): void {
       printNodeSupport(io, service.now());
       line(io.stdout, `Video files: ${blobs.description}${redirectFiles && blobs.presign ? ' (media links redirect to it)' : ''}`);
       line(io.stdout, opts.worker === false ? 'No transcode worker here: run `reelbase worker` beside it.' : await transcodingLine(transcodeConcurrency(env)));
+      if (running.metricsUrl) line(io.stdout, `Metrics: ${running.metricsUrl}/metrics (health: ${running.metricsUrl}/health/ready)`);
       const tooBig = await jsonCeilingWarning(storeSpecFrom(opts.store, env, cwdOf(io)));
       if (tooBig) line(io.stderr, tooBig);
       // The store as `target` names it: a database password never reaches the terminal.
@@ -87,7 +107,7 @@ export function registerServe(program: Command, io: CliIo): void {
       io.onListening?.(running);
       const { signal } = io;
       if (!signal) {
-        closeOnSignals(running, (text) => line(io.stderr, text));
+        closeOnSignals(running, (text) => line(io.stderr, text), drainSeconds);
         line(io.stdout, 'Stop with Ctrl-C.');
         return new Promise<void>(() => {}); // the signal handlers end the process
       }

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
-import { startWorker, transcodeConcurrency } from '@reelbase/http';
+import { instrument, jobObserver, startMetricsServer, startWorker, transcodeConcurrency } from '@reelbase/http';
 import { envOf, openService } from '../context';
 import { openBlobsOf } from '../blobs-flag';
 import { line, type CliIo } from '../io';
 import { transcodingLine } from '../transcoding-line';
 import { printNodeSupport } from '../node-support';
 import { blobsOption, storeOption } from './options';
+import { logUnexpected, loggerOf, metricsListenOf, metricsOptions, type MetricsFlags } from '../observability';
 
 /**
  * `reelbase worker`: transcoding (and the other background jobs) only, no HTTP. Any number of
@@ -19,18 +20,28 @@ export function registerWorker(program: Command, io: CliIo): void {
     .addOption(storeOption())
     .addOption(blobsOption())
     .option('--concurrency <n>', 'jobs at once (env REELBASE_TRANSCODE_CONCURRENCY; default 1)')
-    .action(async (opts: { store?: string; concurrency?: string; blobs?: string }) => {
+    .addOption(metricsOptions()[0])
+    .addOption(metricsOptions()[1])
+    .action(async (opts: MetricsFlags & { store?: string; concurrency?: string; blobs?: string }) => {
       const env = envOf(io);
       const concurrency = opts.concurrency === undefined ? transcodeConcurrency(env) : transcodeConcurrency({ REELBASE_TRANSCODE_CONCURRENCY: opts.concurrency });
-      const { service, target, filesDir } = await openService(io, opts.store);
-      const blobs = await openBlobsOf(io, opts.blobs, filesDir);
+      const listen = metricsListenOf(opts, io);
+      const logger = await loggerOf(io);
+      const { service, target, filesDir } = await openService(io, opts.store, {}, logUnexpected(logger));
+      const opened = await openBlobsOf(io, opts.blobs, filesDir);
+      const { blobs, health, metrics } = await instrument(service, opened, listen !== undefined);
+      // The operator's port: metrics, and the health checks a worker has no other port to answer on.
+      const metricsServer = metrics && listen ? await startMetricsServer(metrics, health, listen) : undefined;
       // filesDir: a filesystem store's tus uploads gather there, and abandoned ones are removed by the worker.
-      const worker = startWorker(service, { blobs, filesDir, concurrency });
-      line(io.stdout, `reelbase worker ${worker.id} on store ${target}, files ${blobs.description}`);
+      const observer = jobObserver(logger, metrics);
+      const worker = startWorker(service, { blobs, filesDir, concurrency, ...(observer ? { observer } : {}) });
+      line(io.stdout, `reelbase worker ${worker.id} on store ${target}, files ${opened.description}`);
       line(io.stdout, await transcodingLine(concurrency));
       printNodeSupport(io, service.now());
+      if (metricsServer) line(io.stdout, `Metrics: ${metricsServer.url}/metrics (health: ${metricsServer.url}/health/ready)`);
       const stop = async () => {
         await worker.stop();
+        await metricsServer?.close();
         await service.close();
       };
       const { signal } = io;

@@ -85,7 +85,8 @@ export function bearerToken(authorization: string | undefined): string | undefin
  * or why the token was refused. Refusal becomes a 401 only once the operation is known, because
  * the 401 code depends on it.
  */
-export type Identity = { principal: Principal; tokenHash: string | null; expires?: number } | { refused: string };
+/** `app`: the app the token was issued to (its record id), for logs; absent for personal tokens and anonymous callers. */
+export type Identity = { principal: Principal; tokenHash: string | null; expires?: number; app?: string | null } | { refused: string };
 
 export const anonymousIdentity: Identity = { principal: anonymous, tokenHash: null };
 
@@ -120,7 +121,7 @@ async function lookUp(store: Store, token: string): Promise<Identity> {
   // Deleting an app deletes its tokens; a token whose app is gone all the same is refused.
   if (record.app_id && !(await store.get('apps', record.app_id))) return { refused: 'The app of this access token no longer exists.' };
   const expires = record.expires_time ? Date.parse(record.expires_time) : undefined;
-  return { principal: principalOfRecord(record, user), tokenHash: hash, ...(expires !== undefined ? { expires } : {}) };
+  return { principal: principalOfRecord(record, user), tokenHash: hash, app: record.app_id ?? null, ...(expires !== undefined ? { expires } : {}) };
 }
 
 /** The caller of an identity, or the operation's 401 (`invalidCode`) for a refused token. */

@@ -19,6 +19,18 @@ export interface ServiceRequest {
   clientAddress?: string;
 }
 
+/**
+ * What answered a request, for the transport's log line and metrics: the operation's id and the
+ * path template it matched (never the raw path, which holds ids), and the caller. Null where no
+ * operation matched or nobody was identified.
+ */
+export interface Served {
+  operation: string | null;
+  route: string | null;
+  user: string | null;
+  app: string | null;
+}
+
 /** What the service answers; `body` is a JSON value, or undefined for an empty body. */
 export interface ServiceResponse {
   status: number;
@@ -32,6 +44,8 @@ export interface ServiceResponse {
   bytes?: { data: Uint8Array; type: string };
   /** Background work to start after answering (see Reply.tasks). */
   tasks?: { kind: 'pull'; upload: string; link: string }[];
+  /** Which operation answered and for whom (absent on answers made outside `handle`). */
+  served?: Served;
 }
 
 export type BodyKind = 'json' | 'form' | 'none';

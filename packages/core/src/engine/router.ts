@@ -4,11 +4,11 @@ interface Node {
   statics: Map<string, Node>;
   param?: { name: string; node: Node };
   /** Operations ending here, by method, with the path they were declared under. */
-  ops: Map<Method, { op: Operation<unknown>; viaMe: boolean }>;
+  ops: Map<Method, { op: Operation<unknown>; viaMe: boolean; template: string }>;
 }
 
 export type Route =
-  | { kind: 'found'; op: Operation<unknown>; path: Record<string, string>; viaMe: boolean }
+  | { kind: 'found'; op: Operation<unknown>; path: Record<string, string>; viaMe: boolean; template: string }
   | { kind: 'method'; allow: Method[] }
   | { kind: 'none' };
 
@@ -34,7 +34,7 @@ export function createRouter(operations: readonly Operation<unknown>[]): (method
         }
       }
       if (node.ops.has(op.method)) throw new Error(`${op.method} ${path} is declared by two operations`);
-      node.ops.set(op.method, { op, viaMe: path === '/me' || path.startsWith('/me/') });
+      node.ops.set(op.method, { op, viaMe: path === '/me' || path.startsWith('/me/'), template: path });
     }
   }
   return (method, path) => {
@@ -43,7 +43,7 @@ export function createRouter(operations: readonly Operation<unknown>[]): (method
     if (!node || node.ops.size === 0) return { kind: 'none' };
     const hit = node.ops.get(method as Method);
     if (!hit) return { kind: 'method', allow: [...node.ops.keys()] };
-    return { kind: 'found', op: hit.op, path: vars, viaMe: hit.viaMe };
+    return { kind: 'found', op: hit.op, path: vars, viaMe: hit.viaMe, template: hit.template };
   };
 }
 

@@ -9,7 +9,7 @@ import { ApiError, codes, OAuthError } from './errors';
 import { isListEnvelope, trimFields } from './fields';
 import { invalidCredentialsCode, type Context, type Operation, type Reply } from './operation';
 import { readParams } from './params';
-import { headerOf, parseRequest, requestPath, type ParsedRequest, type ServiceRequest, type ServiceResponse } from './request';
+import { headerOf, parseRequest, requestPath, type ParsedRequest, type Served, type ServiceRequest, type ServiceResponse } from './request';
 import { loadLinkSigner, type LinkSigner } from '../media/link-signer';
 import { memoryRateLimiter, quotaHeaders, rateKey, rateLimited, type RateLimiter, type RateQuota } from './rate-limit';
 import { createRouter, type Route } from './router';
@@ -194,52 +194,62 @@ export function createEngine(options: ServiceOptions): Service {
       const bytes = raw.maxBytes(config);
       return { bytes, tooLarge: raw.tooLarge(bytes) };
     },
-    async handle(token, request) {
-      let version: Version = latestVersion;
-      let fields: string | undefined;
-      let quota: RateQuota | undefined;
-      let shape: Operation['errorShape'];
-      let secretBody = false;
-      const withQuota = (response: ServiceResponse): ServiceResponse => {
-        if (quota) Object.assign(response.headers, quotaHeaders(quota));
-        return response;
-      };
-      try {
-        const found = route(request.method.toUpperCase(), requestPath(request.url));
-        if (found.kind === 'found') {
-          shape = found.op.errorShape;
-          secretBody = found.op.secretBody === true;
-        }
-        // The caller is identified and counted before the request is parsed: no malformed request escapes the limit.
-        // An app authenticating itself (the grant endpoints) is the handler's to identify.
-        const presented =
-          found.kind === 'found' && found.op.credentials === 'client' ? undefined : token === null ? undefined : token ?? bearerToken(headerOf(request.headers, 'authorization'));
-        const identity = await identify(store, presented, now());
-        if (limiter) {
-          quota = await limiter.take(rateKey('refused' in identity ? null : identity.tokenHash, request.clientAddress), now());
-          if (!quota.allowed) throw rateLimited(quota, now());
-        }
-        const parsed = parseRequest(request, found.kind === 'found' && found.op.rawBody !== undefined);
-        version = parseAcceptVersion(parsed.headers.accept);
-        fields = parsed.query.fields;
-        return withQuota(respond(await run(identity, request, version, parsed, found), version, fields));
-      } catch (e) {
-        if (e instanceof ApiError) return withQuota(respond(errorReply(e, shape), version, undefined));
-        if (e instanceof BlobUnavailableError) return withQuota(respond(errorReply(blobsUnavailable(), shape), version, undefined));
-        if (e instanceof StoreConflictError) {
-          return withQuota(respond(errorReply(new ApiError(400, codes.invalidInput, 'That already exists.', e.message), shape), version, undefined));
-        }
-        onError(e, redacted(request, secretBody));
-        return withQuota(
-          respond(
-            errorReply(new ApiError(500, codes.unexpected, 'Something strange occurred. Please try again.', 'An unexpected error occurred.'), shape),
-            version,
-            undefined,
-          ),
-        );
-      }
-    },
+    handle: answer,
   };
+
+  async function answer(token: string | null | undefined, request: ServiceRequest): Promise<ServiceResponse> {
+    let version: Version = latestVersion;
+    let fields: string | undefined;
+    let quota: RateQuota | undefined;
+    let shape: Operation['errorShape'];
+    let secretBody = false;
+    const served: Served = { operation: null, route: null, user: null, app: null };
+    const withQuota = (response: ServiceResponse): ServiceResponse => {
+      if (quota) Object.assign(response.headers, quotaHeaders(quota));
+      response.served = served;
+      return response;
+    };
+    try {
+      const found = route(request.method.toUpperCase(), requestPath(request.url));
+      if (found.kind === 'found') {
+        shape = found.op.errorShape;
+        secretBody = found.op.secretBody === true;
+        served.operation = found.op.id;
+        served.route = found.template;
+      }
+      // The caller is identified and counted before the request is parsed: no malformed request escapes the limit.
+      // An app authenticating itself (the grant endpoints) is the handler's to identify.
+      const presented =
+        found.kind === 'found' && found.op.credentials === 'client' ? undefined : token === null ? undefined : token ?? bearerToken(headerOf(request.headers, 'authorization'));
+      const identity = await identify(store, presented, now());
+      if ('principal' in identity) {
+        served.user = identity.principal.user?.id ?? null;
+        served.app = identity.app ?? null;
+      }
+      if (limiter) {
+        quota = await limiter.take(rateKey('refused' in identity ? null : identity.tokenHash, request.clientAddress), now());
+        if (!quota.allowed) throw rateLimited(quota, now());
+      }
+      const parsed = parseRequest(request, found.kind === 'found' && found.op.rawBody !== undefined);
+      version = parseAcceptVersion(parsed.headers.accept);
+      fields = parsed.query.fields;
+      return withQuota(respond(await run(identity, request, version, parsed, found), version, fields));
+    } catch (e) {
+      if (e instanceof ApiError) return withQuota(respond(errorReply(e, shape), version, undefined));
+      if (e instanceof BlobUnavailableError) return withQuota(respond(errorReply(blobsUnavailable(), shape), version, undefined));
+      if (e instanceof StoreConflictError) {
+        return withQuota(respond(errorReply(new ApiError(400, codes.invalidInput, 'That already exists.', e.message), shape), version, undefined));
+      }
+      onError(e, redacted(request, secretBody));
+      return withQuota(
+        respond(
+          errorReply(new ApiError(500, codes.unexpected, 'Something strange occurred. Please try again.', 'An unexpected error occurred.'), shape),
+          version,
+          undefined,
+        ),
+      );
+    }
+  }
 }
 
 /** The RFC 6749 §5.2 word for an error the engine raised on an OAuth operation (bad input, a limit, a bug). */

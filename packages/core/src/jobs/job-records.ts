@@ -27,6 +27,8 @@ export type JobRecord = {
   finished_time: string | null;
   /** The worker whose attempt completed it. */
   finished_by?: string | null;
+  /** The X-Request-Id of the request that queued it (absent on jobs queued before it was kept, null outside a request). */
+  request_id?: string | null;
 };
 
 /** A job to queue; due at once unless `run_after` says later. */

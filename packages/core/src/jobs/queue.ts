@@ -2,8 +2,12 @@ import type { Filter, OrderBy, Store } from '../store/store';
 import { and, eq, isIn, lte } from '../store/filters';
 import { isoTime } from '../representations/common';
 import type { JobRecord, NewJob } from './job-records';
+import { currentRequestId } from '../engine/request-scope';
 
-/** Queues `job` through `store` (the caller's transaction: the job exists exactly when the change that needs it commits). */
+/**
+ * Queues `job` through `store` (the caller's transaction: the job exists exactly when the change
+ * that needs it commits), marked with the id of the request being answered, if any.
+ */
 export async function enqueue(store: Store, job: NewJob, now: Date): Promise<JobRecord> {
   const time = isoTime(now);
   return store.insert<JobRecord>('jobs', {
@@ -19,6 +23,7 @@ export async function enqueue(store: Store, job: NewJob, now: Date): Promise<Job
     error: null,
     created_time: time,
     finished_time: null,
+    request_id: currentRequestId() ?? null,
   });
 }
 

@@ -35,6 +35,19 @@ export interface WorkerOptions {
   onError?: (error: unknown) => void;
   /** Finished jobs are deleted this long after they finish (ServiceConfig.jobRetention), by the worker when idle; absent: kept. */
   retention?: JobRetention;
+  /** Told when each attempt starts and ends: the worker's log lines and metrics. */
+  observer?: JobObserver;
+}
+
+/**
+ * How an attempt ended: `done`; `retry` (failed, queued again after a back-off); `failed` (for
+ * good); `released` (given back by a stopping worker); `lost` (its lease went to another worker).
+ */
+export type JobOutcome = 'done' | 'retry' | 'failed' | 'released' | 'lost';
+
+export interface JobObserver {
+  started(job: JobRecord): void;
+  finished(job: JobRecord, outcome: JobOutcome, ms: number, error?: string): void;
 }
 
 export interface Worker {
@@ -79,25 +92,39 @@ export function createWorker(o: WorkerOptions): Worker {
       );
     }, (lease * 1000) / 3);
     timer.unref();
+    o.observer?.started(job);
+    const started = performance.now();
+    let outcome: JobOutcome = 'done';
+    let error: string | undefined;
     try {
       if (job.attempts > job.max_attempts) throw new PermanentJobError('the workers running it stopped too often');
       await o.handlers[job.kind].run(job, { worker: id, signal: aborted.signal });
     } catch (e) {
+      error = e instanceof Error ? e.message : String(e);
       // A stopping worker gives the job back for another to start over; a lost lease means
       // another worker has it; anything else is a failed attempt.
-      if (stopping.signal.aborted) await release(o.store, job, id, o.now()).catch(onError);
-      else if (!aborted.signal.aborted) await fail(job, e);
+      if (stopping.signal.aborted) {
+        outcome = 'released';
+        await release(o.store, job, id, o.now()).catch(onError);
+      } else if (aborted.signal.aborted) outcome = 'lost';
+      else {
+        outcome = 'retry';
+        if (await fail(job, e, error)) outcome = 'failed';
+      }
     } finally {
       clearInterval(timer);
       stopping.signal.removeEventListener('abort', onStop);
+      o.observer?.finished(job, outcome, performance.now() - started, error);
     }
     return true;
   }
 
-  async function fail(job: JobRecord, e: unknown): Promise<void> {
-    const message = e instanceof Error ? e.message : String(e);
-    await o.store.transaction(async (tx) => {
-      if (await markFailed(tx, job, message, o.now(), e instanceof PermanentJobError)) await o.handlers[job.kind].failed(tx, job, message);
+  /** Records a failed attempt; true when the job has failed for good. */
+  async function fail(job: JobRecord, e: unknown, message: string): Promise<boolean> {
+    return o.store.transaction(async (tx) => {
+      const spent = await markFailed(tx, job, message, o.now(), e instanceof PermanentJobError);
+      if (spent) await o.handlers[job.kind].failed(tx, job, message);
+      return spent;
     });
   }
 

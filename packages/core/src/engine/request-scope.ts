@@ -1,0 +1,13 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * The transport's id of the request being answered (X-Request-Id), as far as its awaits reach:
+ * the jobs queued on its behalf (jobs/queue.ts enqueue) record it without every operation and
+ * upload path passing it down.
+ */
+const scope = new AsyncLocalStorage<string>();
+
+export const withRequestId = <T>(requestId: string | undefined, fn: () => Promise<T>): Promise<T> => (requestId ? scope.run(requestId, fn) : fn());
+
+/** The id of the request whose work is running, or undefined outside one. */
+export const currentRequestId = (): string | undefined => scope.getStore();

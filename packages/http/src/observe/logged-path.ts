@@ -1,0 +1,25 @@
+/** Query parameters whose values are secrets (passwords, tokens, codes, OAuth state, signatures). */
+const secretParams = new Set(['password', 'token', 'access_token', 'refresh_token', 'code', 'client_secret', 'state', 'csrf_token', 'signature', 'sig', 'secret']);
+/** Path variables (as the operation table names them) that are capabilities: signed media and review links. */
+const secretVariables = new Set(['{token}', '{signature}']);
+
+const hidden = '[redacted]';
+
+/**
+ * The request's path as a log may show it: secret query values replaced, and where the request
+ * matched a route, the segments under its secret variables (`/videos/{video_id}/review/{token}`).
+ */
+export function loggedPath(url: string, route: string | null): string {
+  const q = url.indexOf('?');
+  let path = q < 0 ? url : url.slice(0, q);
+  if (route) {
+    const template = route.split('/');
+    const segments = path.split('/');
+    if (template.length === segments.length) path = segments.map((s, i) => (secretVariables.has(template[i]) ? hidden : s)).join('/');
+  }
+  if (q < 0) return path;
+  const query = new URLSearchParams(url.slice(q + 1));
+  for (const name of new Set(query.keys())) if (secretParams.has(name.toLowerCase())) query.set(name, hidden);
+  const shown = query.toString();
+  return shown ? `${path}?${shown.replaceAll('%5Bredacted%5D', hidden)}` : path;
+}

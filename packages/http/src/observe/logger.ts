@@ -1,0 +1,74 @@
+import { Writable } from 'node:stream';
+import type { Logger } from 'pino';
+
+export type { Logger } from 'pino';
+
+export type LogFormat = 'json' | 'pretty';
+
+export interface LogSettings {
+  level: string;
+  format: LogFormat;
+}
+
+/** The longest a line waits in the buffer of a quiet server. */
+const flushMs = 1000;
+
+const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * REELBASE_LOG_LEVEL (default info; `silent` logs nothing) and REELBASE_LOG_FORMAT (json or
+ * pretty; default pretty on a terminal, json otherwise, for a collector to parse).
+ */
+export function logSettingsFrom(env: NodeJS.ProcessEnv, terminal: boolean): LogSettings {
+  const level = (env.REELBASE_LOG_LEVEL ?? 'info').trim().toLowerCase();
+  if (!levels.includes(level)) throw new Error(`REELBASE_LOG_LEVEL: "${env.REELBASE_LOG_LEVEL}" is not one of ${levels.join(', ')}`);
+  const format = (env.REELBASE_LOG_FORMAT ?? (terminal ? 'pretty' : 'json')).trim().toLowerCase();
+  if (format !== 'json' && format !== 'pretty') throw new Error(`REELBASE_LOG_FORMAT: "${env.REELBASE_LOG_FORMAT}" is not json or pretty`);
+  return { level, format };
+}
+
+/**
+ * One JSON object a line (`time` in ISO 8601), or pino-pretty's lines for a person at a terminal,
+ * each handed to `write`, or by default written to the process's stdout without blocking.
+ */
+export async function createLogger(settings: LogSettings, write?: (text: string) => void, colour = false): Promise<Logger> {
+  // Loaded when asked for: a process that logs nothing (a test's server, a CLI command) does not pay for them.
+  const { pino, stdTimeFunctions } = await import('pino');
+  const options = { level: settings.level, base: undefined, timestamp: stdTimeFunctions.isoTime };
+  if (settings.format === 'json') {
+    if (write) return pino(options, { write });
+    // Asynchronous, in writes of 4 KB or every second, whichever comes first: a log reader that
+    // falls behind (a full pipe) never stalls requests, and a busy server makes one write per dozen
+    // lines rather than one each. pino flushes what is left at exit.
+    const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+    setInterval(() => {
+      try {
+        destination.flush();
+      } catch {
+        // Closed: the process is exiting, and pino has written the rest.
+      }
+    }, flushMs).unref();
+    return pino(options, destination);
+  }
+  write ??= (text) => void process.stdout.write(text);
+  const { default: pretty } = await import('pino-pretty');
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      write(chunk.toString());
+      done();
+    },
+  });
+  return pino(options, pretty({ sync: true, destination, colorize: colour, ignore: [...inMessage].join(','), messageFormat: oneLine }));
+}
+
+/** The fields a pretty line shows in its message; the others (an error's stack) follow it. */
+const inMessage = new Set(['req_id', 'method', 'route', 'path', 'status', 'ms', 'bytes', 'operation', 'user', 'app', 'ip', 'job_id', 'kind', 'video', 'subject', 'attempt', 'outcome']);
+
+/** `GET /videos/7 200 2.1 ms user 3`, `job 88 transcode video 42 done 5210 ms`: a request or a job attempt on one line. */
+function oneLine(log: Record<string, unknown>, messageKey: string): string {
+  const msg = String(log[messageKey] ?? '');
+  const ms = typeof log.ms === 'number' ? ` ${log.ms} ms` : '';
+  if (msg === 'request') return `${log.method} ${log.path} ${log.status}${ms}${log.user ? ` user ${log.user}` : ''}`;
+  if (log.job_id !== undefined) return `job ${log.job_id} ${log.kind} ${log.video !== undefined ? `video ${log.video}` : log.subject} ${log.outcome ?? 'started'}${ms}`;
+  return log.req_id ? `${msg} (request ${log.req_id})` : msg;
+}
