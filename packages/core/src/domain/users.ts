@@ -76,8 +76,8 @@ export async function findUser(store: Store, idOrSlug: string): Promise<UserReco
 /** The user a `/me/...` or `/users/{user_id}/...` path names; 404 when there is none. */
 export async function targetUser(ctx: Context<unknown>): Promise<UserRecord> {
   if (ctx.viaMe) {
-    if (!ctx.principal.user) throw unauthorized(codes.invalidCredentials, 'This path needs an authenticated user.');
-    return ctx.principal.user;
+    if (!ctx.principal.self) throw unauthorized(codes.invalidCredentials, 'This path needs an authenticated user.');
+    return ctx.principal.self;
   }
   const user = await findUser(ctx.store, ctx.path.user_id);
   if (!user) throw notFound('user');
@@ -95,6 +95,7 @@ export const representContext = (ctx: Context<unknown>): RepresentContext => ({
   baseUrl: ctx.baseUrl,
   version: ctx.version,
   viewer: ctx.principal.user,
+  ownerFiles: ctx.principal.scopes.has('video_files'),
   links: ctx.links,
   now: ctx.now(),
   uploadQuotaBytes: ctx.config.uploadQuotaBytes,

@@ -12,6 +12,7 @@ export const scopes = [
   'video_files',
   'stats',
   'email',
+  'webhooks',
 ] as const;
 
 export type Scope = (typeof scopes)[number];
