@@ -9,6 +9,7 @@ import { isoTime, type RepresentContext } from '../representations/common';
 import { representUser, type UserFacts } from '../representations/user';
 import { since, type Version } from '../engine/versions';
 import { connectionTotals } from './user-connections';
+import { listedTotals } from './listed-totals';
 import { identityOf, Remembered } from '../representations/remembered';
 import { GenerationMemory } from '../store/generation-memory';
 import { userFilter } from './viewer-filters';
@@ -117,12 +118,14 @@ const oneUsersFacts = new GenerationMemory<UserFacts[]>(4);
 async function readUserFacts(store: Store, users: readonly UserRecord[], viewer: UserRecord | null, version: Version): Promise<UserFacts[]> {
   // Nobody follows themselves: their own record needs no look; nor does a viewer who follows nobody.
   const others = users.filter((u) => u.id !== viewer?.id).map((u) => u.id);
-  const [follows, totals] = await Promise.all([
+  const withConnections = since(version, 'connections');
+  const [follows, totals, listed] = await Promise.all([
     viewer && viewer.following_total > 0 && others.length ? store.find<FollowRecord>('follows', { where: followsOf(viewer, users, others) }) : null,
-    since(version, 'connections') ? connectionTotals(store, users, viewer) : users.map(() => ({ shared: 0, moderatedChannels: 0 })),
+    withConnections ? connectionTotals(store, users, viewer) : users.map(() => ({ shared: 0, moderatedChannels: 0 })),
+    withConnections ? Promise.all(users.map((u) => (u.id === viewer?.id ? null : listedTotals(store, u, viewer)))) : null,
   ]);
   const followed = new Map(follows?.items.map((f) => [f.target_id, f.created_time]));
-  return users.map((u, i) => ({ followed: followed.get(u.id) ?? null, ...totals[i] }));
+  return users.map((u, i) => ({ followed: followed.get(u.id) ?? null, ...totals[i], listed: listed?.[i] ?? null }));
 }
 
 /** The viewer's follows of `others` (of `users`); one user's is a shared condition (viewer-filters.ts userFilter). */
