@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createToken, operations, parseScopes, privateReadsOf, type Operation } from '@reelbase/core';
-import { basic, drivers, Harness, registerApp, type Answer } from '../src/index';
+import { basic, drivers, expectError, Harness, makeClip, registerApp, uploadByTus, type Answer } from '../src/index';
 import { buildWorld, fill, type World } from '../src/world';
 
 /**
@@ -39,6 +39,8 @@ for (const driver of drivers) {
     const callers: Caller[] = [];
     /** The URIs of the owner's non-public resources, quoted as JSON writes them. */
     const hidden: string[] = [];
+    /** Videos with a source file, downloads off: one for nobody else, one for anybody. */
+    const filed = { nobody: '', anybody: '' };
 
     before(async () => {
       h = await Harness.start(driver);
@@ -59,6 +61,9 @@ for (const driver of drivers) {
         hidden.push(`/videos/${id}`);
       }
       await h.video(a, { name: 'For anybody' });
+      const clip = await makeClip({ width: 160, height: 120, seconds: 1, audio: false });
+      for (const view of ['nobody', 'anybody'] as const) filed[view] = await uploadByTus(h, a.token, clip, { name: `Filed ${view}`, privacy: { view, download: false } });
+      hidden.push(`/videos/${filed.nobody}`);
       // The world's follow of C is written straight to the store; its counters follow it here, as the follow endpoint's would.
       await h.service.store.increment('users', a.user.id, 'following_total', 1);
       await h.service.store.increment('users', world.c.user.id, 'followers_total', 1);
@@ -139,6 +144,24 @@ for (const driver of drivers) {
         'users.uploads.get',
         'videos.review.get',
       ]);
+    });
+
+    it('reaches the owner’s source files only with video_files', async () => {
+      const as = (scopes: string) => caller(`owner (${scopes})`).token;
+      const own = await h.call('GET', `/videos/${filed.nobody}`, { token: as('all') });
+      assert.equal(own.status, 200, own.text);
+      assert.equal(own.body.files[0].quality, 'source');
+      assert.equal(own.body.download.length, 1);
+      assert.equal((await h.call('GET', `/videos/${filed.nobody}/file?download=true`, { token: as('all') })).status, 200);
+      const noFiles = await h.call('GET', `/videos/${filed.nobody}`, { token: as('public private') });
+      assert.equal(noFiles.status, 200, noFiles.text);
+      assert.equal(noFiles.body.files, undefined);
+      assert.deepEqual(noFiles.body.download, []);
+      // The file endpoint reads as anybody without video_files: a video nobody else sees is hidden, and a download its privacy forbids refused.
+      expectError(await h.call('GET', `/videos/${filed.nobody}/file`, { token: as('public private') }), 404, 5000);
+      assert.equal((await h.call('GET', `/videos/${filed.anybody}/file`, { token: as('public private') })).status, 200);
+      expectError(await h.call('GET', `/videos/${filed.anybody}/file?download=true`, { token: as('public private') }), 403, 3200);
+      assert.equal((await h.call('GET', `/videos/${filed.anybody}/file?download=true`, { token: as('all') })).status, 200);
     });
 
     it('counts each of the owner’s connections as the caller could list it', async () => {
