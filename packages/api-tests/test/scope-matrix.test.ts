@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createToken, operations, parseScopes, privateReadsOf, type Operation } from '@reelbase/core';
-import { basic, drivers, expectError, Harness, makeClip, registerApp, uploadByTus, type Answer } from '../src/index';
+import { account, authorizeUrl, basic, drivers, expectError, FormBrowser, Harness, makeClip, registerApp, uploadByTus, type Answer } from '../src/index';
 import { buildWorld, fill, type World } from '../src/world';
 
 /**
@@ -175,6 +175,28 @@ for (const driver of drivers) {
       assert.equal((await h.call('GET', `/videos/${filed.anybody}/file`, { token: as('public private') })).status, 200);
       expectError(await h.call('GET', `/videos/${filed.anybody}/file?download=true`, { token: as('public private') }), 403, 3200);
       assert.equal((await h.call('GET', `/videos/${filed.anybody}/file?download=true`, { token: as('all') })).status, 200);
+    });
+
+    it('the consent page says what each asked scope reaches, in words', async () => {
+      const person = { email: 'dana@example.com', password: 'correct horse battery' };
+      await account(h, 'Dana', person.email, person.password);
+      const app = await registerApp(h, world.b.user, { name: 'Scoped App' });
+      const browser = new FormBrowser(h.server.url);
+      const signIn = await browser.get(authorizeUrl(app, { scope: 'public private video_files webhooks' }));
+      const signedIn = await browser.submit(signIn, '/oauth/sign_in', person);
+      assert.equal(signedIn.status, 303, signedIn.text);
+      const consent = await browser.get(signedIn.headers.get('location')!);
+      assert.equal(consent.status, 200, consent.text);
+      const asked = [...consent.text.matchAll(/<li><strong>(\w+)<\/strong>: ([^<]+)<\/li>/g)].map((m) => [m[1], m[2]]);
+      assert.deepEqual(asked, [
+        ['public', 'see what anybody may see, and nothing more of yours'],
+        [
+          'private',
+          'see what you see: your private, unlisted and password-protected videos, albums, channels, groups and folders, what others share with you, your feed, watch history and watch later',
+        ],
+        ['video_files', 'download the source files of your videos, whatever their privacy'],
+        ['webhooks', 'register webhooks that receive your videos’ events, and read their signing secrets'],
+      ]);
     });
 
     it('counts each of the owner’s connections as the caller could list it', async () => {
