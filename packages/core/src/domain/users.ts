@@ -117,15 +117,18 @@ const oneUsersFacts = new GenerationMemory<UserFacts[]>(4);
 
 async function readUserFacts(store: Store, users: readonly UserRecord[], viewer: UserRecord | null, version: Version): Promise<UserFacts[]> {
   // Nobody follows themselves: their own record needs no look; nor does a viewer who follows nobody.
-  const others = users.filter((u) => u.id !== viewer?.id).map((u) => u.id);
+  const readers = users.filter((u) => u.id !== viewer?.id);
+  const others = readers.map((u) => u.id);
   const withConnections = since(version, 'connections');
   const [follows, totals, listed] = await Promise.all([
     viewer && viewer.following_total > 0 && others.length ? store.find<FollowRecord>('follows', { where: followsOf(viewer, users, others) }) : null,
     withConnections ? connectionTotals(store, users, viewer) : users.map(() => ({ shared: 0, moderatedChannels: 0 })),
-    withConnections ? Promise.all(users.map((u) => (u.id === viewer?.id ? null : listedTotals(store, u, viewer)))) : null,
+    withConnections ? listedTotals(store, readers, viewer) : null,
   ]);
   const followed = new Map(follows?.items.map((f) => [f.target_id, f.created_time]));
-  return users.map((u, i) => ({ followed: followed.get(u.id) ?? null, ...totals[i], listed: listed?.[i] ?? null }));
+  // The user themselves lists what their counters count; anybody else what listedTotals counted.
+  const listedOf = new Map(listed?.map((l, i) => [readers[i].id, l]));
+  return users.map((u, i) => ({ followed: followed.get(u.id) ?? null, ...totals[i], listed: listedOf.get(u.id) ?? null }));
 }
 
 /** The viewer's follows of `others` (of `users`); one user's is a shared condition (viewer-filters.ts userFilter). */
