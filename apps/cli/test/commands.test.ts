@@ -39,13 +39,14 @@ for (const driver of drivers) {
 
     it('tokens create --json prints the token, its type, its scopes and the user', async () => {
       const id = user.uri.split('/').pop();
-      const outcome = await cli(['tokens', 'create', '--user', id, '--scopes', 'public,edit,upload,delete', '--store', store, '--json']);
+      const outcome = await cli(['tokens', 'create', '--user', id, '--scopes', 'public,private,edit,upload,delete', '--store', store, '--json']);
       assert.equal(outcome.code, 0, outcome.stderr);
       const answer = stdoutJson(outcome);
       assert.deepEqual(Object.keys(answer), ['access_token', 'token_type', 'scope', 'user']);
       assert.match(answer.access_token, /^[A-Za-z0-9_-]{43}$/);
       assert.equal(answer.token_type, 'bearer');
-      assert.equal(answer.scope, 'public edit upload delete');
+      // private: the token reads its user's own non-public video and sees them as they see themselves (issue 46 §3).
+      assert.equal(answer.scope, 'public private edit upload delete');
       assert.deepEqual(answer.user, user);
       token = answer.access_token;
     });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createToken, parseScopes } from '@reelbase/core';
 import { drivers, expectError, Harness, type Answer, type Fixture } from '../src/index';
 
 for (const driver of drivers) {
@@ -152,7 +153,10 @@ for (const driver of drivers) {
       }
       assert.equal(await total(reader), 0);
       await follow('music', actor);
-      assert.equal(await total(actor), 1);
+      // Without private the actor's own token counts what it could list of them: nothing (issue 46 §7).
+      assert.equal(await total(actor), 0);
+      const { token } = await createToken(h.service.store, h.clock.now(), actor.user.id, parseScopes('public,private'));
+      assert.equal(await total({ ...actor, token }), 1);
     });
 
     it('rejects bad list parameters naming them', async () => {

@@ -267,7 +267,7 @@ for (const driver of drivers) {
 
     describe('verify and revoke', () => {
       it('a personal token (reelbase tokens create) verifies with no app', async () => {
-        expectAuth(await h.call('GET', '/oauth/verify', { token: owner.token }), { scope: 'public private create edit delete interact upload purchased promo_codes video_files stats email', app: null, user: owner.user.id });
+        expectAuth(await h.call('GET', '/oauth/verify', { token: owner.token }), { scope: 'public private create edit delete interact upload purchased promo_codes video_files stats email webhooks', app: null, user: owner.user.id });
       });
 
       it('no token, a wrong one: 401 legacy-error', async () => {

@@ -117,9 +117,11 @@ for (const driver of drivers) {
       const channel = (await h.call('POST', '/channels', { token: owner.token, json: { name: 'Theirs', description: 'x', privacy: 'anybody' } })).body.uri as string;
       for (const token of readers) await warm(`/users/${viewer.user.id}`, token);
       assert.equal((await h.call('PUT', `/videos/${secret}/privacy/users/${viewer.user.id}`, { token: owner.token })).status, 200);
-      for (const token of readers) assert.deepEqual(await totals(token), [1, 0]);
+      // Shared videos are a list only their user may read: others count none (issue 46 §7).
+      const shared = (token?: string) => (token === viewer.token ? 1 : 0);
+      for (const token of readers) assert.deepEqual(await totals(token), [shared(token), 0]);
       assert.equal((await h.call('PUT', `${channel}/moderators/${viewer.user.id}`, { token: owner.token })).status, 204);
-      for (const token of readers) assert.deepEqual(await totals(token), [1, 1]);
+      for (const token of readers) assert.deepEqual(await totals(token), [shared(token), 1]);
       assert.equal((await h.call('DELETE', `/videos/${secret}`, { token: owner.token })).status, 204);
       assert.equal((await h.call('DELETE', channel, { token: owner.token })).status, 204);
       for (const token of readers) assert.deepEqual(await totals(token), [0, 0]);

@@ -69,7 +69,9 @@ for (const driver of drivers) {
       expectError(await h.call('PUT', `/me/likes/${locked}`, { token: alice.token }), 403, 3200);
       expectError(await h.call('PUT', `/me/likes/${locked}`, { token: alice.token, json: { password: 'wrong' } }), 403, 3200);
       assert.equal((await h.call('PUT', `/me/likes/${locked}`, { token: alice.token, json: { password: 'sesame' } })).status, 204);
-      assert.equal((await h.call('GET', `/users/${alice.user.id}`)).body.metadata.connections.likes.total, 2);
+      assert.equal((await h.call('GET', `/users/${alice.user.id}`, { token: alice.token })).body.metadata.connections.likes.total, 2);
+      // Anybody else counts the likes they could list: not the password video's (issue 46 §7).
+      assert.equal((await h.call('GET', `/users/${alice.user.id}`)).body.metadata.connections.likes.total, 1);
       assert.equal((await h.call('DELETE', `/me/likes/${locked}`, { token: alice.token })).status, 204);
       assert.deepEqual(await counters(), { video: 1, user: 1 });
     });

@@ -20,6 +20,7 @@ export { createRouter, type Route } from './engine/router';
 export { ApiError } from './engine/errors';
 export { memoryRateLimiter, rateLimitedCode, rateQuota, rateReset, rateWindow, type RateLimit, type RateLimiter, type RateQuota } from './engine/rate-limit';
 export { scopes, appScopes, operatorScopes, parseScopes, type Scope } from './engine/scopes';
+export { privateReadsOf } from './engine/read-as';
 export { parseAcceptVersion, formatVersion, type Version } from './engine/versions';
 export { createUser, createToken, findUser, loadUserFacts, type NewUser } from './domain/users';
 export { fillTagNames } from './domain/tags';

@@ -1,4 +1,5 @@
 import type { Operation } from '../engine/operation';
+import { privateReadsOf } from '../engine/read-as';
 import type { AnyStruct } from '../engine/params';
 import { describeType, objectFields } from './struct-walk';
 
@@ -34,7 +35,9 @@ export function renderReference(operations: readonly Operation<unknown>[]): stri
   for (const op of [...operations].sort((a, b) => a.id.localeCompare(b.id))) {
     lines.push(`## \`${op.id}\``, '', op.summary, '');
     for (const path of op.paths) lines.push(`- \`${op.method} ${path}\``);
-    lines.push('', `Scope: ${op.scope ? `\`${op.scope}\`` : 'none (anonymous callers allowed)'}${op.auth === 'user' ? '; an authenticated user is required' : ''}.`, '');
+    const reads = privateReadsOf(op);
+    const owners = reads.length ? `; reading the caller's own non-public resources as their owner needs ${reads.map((r) => `\`${r}\``).join(' and ')}` : '';
+    lines.push('', `Scope: ${op.scope ? `\`${op.scope}\`` : 'none (anonymous callers allowed)'}${op.auth === 'user' ? '; an authenticated user is required' : ''}${owners}.`, '');
     const params = describeParams(op.params as AnyStruct | undefined);
     if (params.length) {
       lines.push(`| ${op.method === 'GET' ? 'Query parameter' : 'Body parameter'} | Type |`, '|---|---|');

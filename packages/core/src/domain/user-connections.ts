@@ -1,7 +1,6 @@
 import type { Filter, Store } from '../store/store';
 import { and, eq, inSelect, isIn } from '../store/filters';
-import type { UserRecord, UserVideoRecord } from '../records';
-import type { ChannelUserRecord } from './channel-records';
+import type { UserRecord } from '../records';
 import { visibleChannels } from './channel-visibility';
 import { withMembers } from './memberships';
 import { userFilter } from './viewer-filters';
@@ -33,9 +32,9 @@ const batchRows = 200;
  * few (the usual case: a list of users costs two queries, not two per user), else an indexed
  * count per user.
  */
-async function perUser(store: Store, collection: string, rows: (userIds: string[]) => Filter, userIds: string[]): Promise<number[]> {
+export async function perUser(store: Store, collection: string, rows: (userIds: string[]) => Filter, userIds: string[]): Promise<number[]> {
   if (userIds.length === 0) return [];
-  const found = await store.find<UserVideoRecord | ChannelUserRecord>(collection, { where: rows(userIds), limit: batchRows });
+  const found = await store.find<{ id: string; user_id: string }>(collection, { where: rows(userIds), limit: batchRows });
   if (found.total > found.items.length) return Promise.all(userIds.map((id) => store.count(collection, rows([id]))));
   const counts = new Map<string, number>();
   for (const row of found.items) counts.set(row.user_id, (counts.get(row.user_id) ?? 0) + 1);

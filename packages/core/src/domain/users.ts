@@ -9,6 +9,7 @@ import { isoTime, type RepresentContext } from '../representations/common';
 import { representUser, type UserFacts } from '../representations/user';
 import { since, type Version } from '../engine/versions';
 import { connectionTotals } from './user-connections';
+import { listedTotals } from './listed-totals';
 import { identityOf, Remembered } from '../representations/remembered';
 import { GenerationMemory } from '../store/generation-memory';
 import { userFilter } from './viewer-filters';
@@ -76,8 +77,8 @@ export async function findUser(store: Store, idOrSlug: string): Promise<UserReco
 /** The user a `/me/...` or `/users/{user_id}/...` path names; 404 when there is none. */
 export async function targetUser(ctx: Context<unknown>): Promise<UserRecord> {
   if (ctx.viaMe) {
-    if (!ctx.principal.user) throw unauthorized(codes.invalidCredentials, 'This path needs an authenticated user.');
-    return ctx.principal.user;
+    if (!ctx.principal.self) throw unauthorized(codes.invalidCredentials, 'This path needs an authenticated user.');
+    return ctx.principal.self;
   }
   const user = await findUser(ctx.store, ctx.path.user_id);
   if (!user) throw notFound('user');
@@ -95,6 +96,7 @@ export const representContext = (ctx: Context<unknown>): RepresentContext => ({
   baseUrl: ctx.baseUrl,
   version: ctx.version,
   viewer: ctx.principal.user,
+  ownerFiles: ctx.principal.scopes.has('video_files'),
   links: ctx.links,
   now: ctx.now(),
   uploadQuotaBytes: ctx.config.uploadQuotaBytes,
@@ -115,13 +117,18 @@ const oneUsersFacts = new GenerationMemory<UserFacts[]>(4);
 
 async function readUserFacts(store: Store, users: readonly UserRecord[], viewer: UserRecord | null, version: Version): Promise<UserFacts[]> {
   // Nobody follows themselves: their own record needs no look; nor does a viewer who follows nobody.
-  const others = users.filter((u) => u.id !== viewer?.id).map((u) => u.id);
-  const [follows, totals] = await Promise.all([
+  const readers = users.filter((u) => u.id !== viewer?.id);
+  const others = readers.map((u) => u.id);
+  const withConnections = since(version, 'connections');
+  const [follows, totals, listed] = await Promise.all([
     viewer && viewer.following_total > 0 && others.length ? store.find<FollowRecord>('follows', { where: followsOf(viewer, users, others) }) : null,
-    since(version, 'connections') ? connectionTotals(store, users, viewer) : users.map(() => ({ shared: 0, moderatedChannels: 0 })),
+    withConnections ? connectionTotals(store, users, viewer) : users.map(() => ({ shared: 0, moderatedChannels: 0 })),
+    withConnections ? listedTotals(store, readers, viewer) : null,
   ]);
   const followed = new Map(follows?.items.map((f) => [f.target_id, f.created_time]));
-  return users.map((u, i) => ({ followed: followed.get(u.id) ?? null, ...totals[i] }));
+  // The user themselves lists what their counters count; anybody else what listedTotals counted.
+  const listedOf = new Map(listed?.map((l, i) => [readers[i].id, l]));
+  return users.map((u, i) => ({ followed: followed.get(u.id) ?? null, ...totals[i], listed: listedOf.get(u.id) ?? null }));
 }
 
 /** The viewer's follows of `others` (of `users`); one user's is a shared condition (viewer-filters.ts userFilter). */

@@ -60,7 +60,7 @@ export async function representVideos(ctx: Context<unknown>, videos: readonly Vi
   // A page with On Demand videos shows purchases, which run out with time: built on every read.
   if (!isShared(videos) || ondemand.size > 0) return build();
   const shows = [...owners, folders.items, viewer, liked, watchlater, watched].map((part) => (part ? identityOf(part) : 0));
-  const key = `${shows.join(',')}\u0000${moderatedChannels}\u0000${rc.baseUrl}\u0000${rc.version.join('.')}\u0000${trackLinkExpiry(rc.now)}`;
+  const key = `${shows.join(',')}\u0000${rc.ownerFiles === true}\u0000${moderatedChannels}\u0000${rc.baseUrl}\u0000${rc.version.join('.')}\u0000${trackLinkExpiry(rc.now)}`;
   return sharedPages.get(videos, key, () => deepFreeze(build()));
 }
 
@@ -120,19 +120,19 @@ interface SharedBase {
 
 /**
  * Clip bases (representations/video.ts clipBase), remembered per video document and role: the
- * owner's, and everybody else's. A store that shares unchanged documents (SQLite's read cache
+ * owner's (with their source files when the token holds video_files, or without), and everybody else's. A store that shares unchanged documents (SQLite's read cache
  * answers the same frozen object until it changes) makes the documents the key: a hot video's
  * Clip is built once per owner, folder and On Demand document, origin and version, not on every
  * read, and its strings are laid out once for every serialisation after (http/json-payload.ts
  * reuses the bytes of frozen parts). Shared, so frozen; the fresh objects of other stores are
  * never remembered.
  */
-const sharedBases = new WeakMap<VideoRecord, { owner?: SharedBase; others?: SharedBase }>();
+const sharedBases = new WeakMap<VideoRecord, { owner?: SharedBase; ownerFiles?: SharedBase; others?: SharedBase }>();
 
 function sharedBase(video: VideoRecord, owner: UserRecord, folder: ProjectRecord | null, od: ClipOndemand | null, rc: RepresentContext): Record<string, unknown> {
   const shows = [owner, folder, od?.page ?? null, od?.row ?? null, od?.season ?? null, od?.trailer ?? null];
   if (!isShared(video) || !shows.every((doc) => doc === null || isShared(doc))) return clipBase(video, owner, rc, folder, od);
-  const role = rc.viewer?.id === video.user_id ? 'owner' : 'others';
+  const role = rc.viewer?.id !== video.user_id ? 'others' : rc.ownerFiles ? 'ownerFiles' : 'owner';
   let known = sharedBases.get(video);
   if (!known) sharedBases.set(video, (known = {}));
   const shared = known[role];
@@ -148,7 +148,7 @@ function sharedBase(video: VideoRecord, owner: UserRecord, folder: ProjectRecord
     return shared.base;
   }
   // Everybody but the owner sees the same base, so it is built for nobody in particular.
-  const base = deepFreeze(clipBase(video, owner, role === 'owner' ? rc : { ...rc, viewer: null }, folder, od));
+  const base = deepFreeze(clipBase(video, owner, role === 'others' ? { ...rc, viewer: null } : rc, folder, od));
   known[role] = { shows, baseUrl: rc.baseUrl, version: rc.version, expires, base };
   return base;
 }

@@ -12,7 +12,14 @@ import type { Scope } from './scopes';
  * (as is an app's own token, from client credentials: it has no user).
  */
 export interface Principal {
+  /**
+   * Whom the operation reads and acts as. A read whose private answers need scopes the token
+   * lacks reads as anybody would: null here, while `self` still names the token's user
+   * (engine/read-as.ts).
+   */
   user: UserRecord | null;
+  /** The token's user, whatever the operation reads as: whose `/me` it is. */
+  self: UserRecord | null;
   scopes: ReadonlySet<Scope>;
 }
 
@@ -31,7 +38,7 @@ export type TokenRecord = {
   code_id?: string | null;
 };
 
-export const anonymous: Principal = { user: null, scopes: new Set<Scope>(['public']) };
+export const anonymous: Principal = { user: null, self: null, scopes: new Set<Scope>(['public']) };
 
 // The one-shot hash: a Hash object per request cost a token read a few microseconds.
 export const hashToken = (token: string): string => hash('sha256', token);
@@ -57,7 +64,7 @@ const principals = new WeakMap<TokenRecord, { user: UserRecord | null; principal
 function principalOfRecord(record: TokenRecord, user: UserRecord | null): Principal {
   const known = principals.get(record);
   if (known && known.user === user) return known.principal;
-  const principal: Principal = { user, scopes: new Set(record.scopes) };
+  const principal: Principal = { user, self: user, scopes: new Set(record.scopes) };
   if (isShared(record) && (user === null || isShared(user))) principals.set(record, { user, principal });
   return principal;
 }

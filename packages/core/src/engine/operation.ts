@@ -85,6 +85,12 @@ export interface Operation<P = unknown> {
   paths: readonly string[];
   /** Scope the token needs; undefined means anyone, even anonymous, may call it. */
   scope?: Scope;
+  /**
+   * The scopes a caller needs for this operation's private answers: to read the user's own
+   * non-public resources as their owner (engine/read-as.ts). Undefined: `private` for a read
+   * anybody may make, nothing more for the rest.
+   */
+  privateReads?: readonly Scope[];
   /** `user`: an authenticated caller is needed even though no scope is (e.g. `GET /me`). */
   auth?: 'user';
   /**

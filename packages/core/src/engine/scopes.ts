@@ -12,6 +12,7 @@ export const scopes = [
   'video_files',
   'stats',
   'email',
+  'webhooks',
   'admin',
 ] as const;
 

@@ -12,6 +12,7 @@ import { readParams } from './params';
 import { headerOf, parseRequest, requestPath, type ParsedRequest, type Served, type ServiceRequest, type ServiceResponse } from './request';
 import { loadLinkSigner, type LinkSigner } from '../media/link-signer';
 import { memoryRateLimiter, quotaHeaders, rateKey, rateLimited, type RateLimiter, type RateQuota } from './rate-limit';
+import { readingPrincipal } from './read-as';
 import { createRouter, type Route } from './router';
 import { formatVersion, latestVersion, parseAcceptVersion, since, type Version } from './versions';
 
@@ -144,12 +145,13 @@ export function createEngine(options: ServiceOptions): Service {
     if (op.scope && !principal.scopes.has(op.scope)) {
       throw new ApiError(403, codes.notPermitted, "Your access token does not have the scope this needs.", `This operation needs the "${op.scope}" scope, which the access token lacks.`);
     }
+    const reader = readingPrincipal(op, principal);
     const params = op.params ? readParams(op.params, inputOf(parsed)) : undefined;
     const base: Omit<Context<unknown>, 'store'> = {
       params,
       path: found.path,
       viaMe: found.viaMe,
-      principal,
+      principal: reader,
       now,
       config,
       version,

@@ -5,11 +5,12 @@ import { since } from '../engine/versions';
 import { deleteAlbumPictures } from '../domain/album-pictures';
 import type { AlbumRecord } from '../domain/album-records';
 import { albumFields, albumListSorts, albumPatch, loadAlbum, loadOwnedAlbum, newAlbum, newAlbumFields, representOneAlbum, type AlbumListSort } from '../domain/albums';
+import { listedAlbums } from '../domain/listed-totals';
 import { actingUser, representContext, targetUser } from '../domain/users';
 import type { UserRecord } from '../records';
 import { isoTime } from '../representations/common';
 import { representAlbum } from '../representations/album';
-import { and, eq, ne } from '../store/filters';
+import { and, eq } from '../store/filters';
 import { matching } from '../store/search';
 import { getAlbumPlayer } from './album-player';
 import { albumPictureOperations } from './album-pictures';
@@ -32,11 +33,7 @@ export const listAlbums = operation({
     const page = pageOf(p);
     const query = p.query?.trim();
     // Like password videos, password albums are reached by id, never listed to others.
-    const where = and(
-      eq('user_id', owner.id),
-      owner.id === ctx.principal.user?.id ? undefined : ne('privacy_view', 'password'),
-      matching(query),
-    );
+    const where = and(listedAlbums(owner.id, ctx.principal.user), matching(query));
     const result = await ctx.store.find<AlbumRecord>('albums', { where, orderBy: orderOf(albumListSorts, p.sort ?? 'date', p.direction), offset: page.offset, limit: page.limit });
     const rc = representContext(ctx);
     return listReply(ctx, page, result.total, result.items.map((a) => representAlbum(a, owner, rc)), 'album');

@@ -40,6 +40,8 @@ export const getVideoFile = operation({
   summary: "Play or download the video's file (byte ranges)",
   method: 'GET',
   paths: ['/videos/{video_id}/file'],
+  // The owner's source file of a video anybody else is refused, or a download its privacy forbids others, is the hosted API's video_files.
+  privateReads: ['private', 'video_files'],
   params: object({ password: viewPassword, download: optional(boolean()) }),
   async handle(ctx) {
     const video = await playable(ctx);

@@ -38,6 +38,8 @@ export const getTicket = operation({
   method: 'GET',
   paths: ['/users/{user_id}/tickets/{ticket}'],
   auth: 'user',
+  // An upload still in progress is read with the scope that made it, as an uploading script holds it.
+  privateReads: ['upload'],
   async handle(ctx) {
     const video = await streamingVideo(ctx, ctx.path.ticket);
     const uri = `/users/${video.user_id}/tickets/${video.id}`;
@@ -66,6 +68,8 @@ export const getUploadAttempt = operation({
   method: 'GET',
   paths: ['/users/{user_id}/uploads/{upload}'],
   auth: 'user',
+  // An upload still in progress is read with the scope that made it, as an uploading script holds it.
+  privateReads: ['upload'],
   async handle(ctx) {
     const video = await streamingVideo(ctx, ctx.path.upload);
     if (!since(ctx.version, 'fullUploadAnswers')) return noContent();

@@ -36,7 +36,7 @@ export const createWebhook = operation({
     'Extension: register a URL reelbase POSTs video events to (video.available, video.transcode_error, video.deleted), each signed with the answered secret (HMAC-SHA256 of the body in Reelbase-Signature), delivered at least once and in order per video',
   method: 'POST',
   paths,
-  scope: 'create',
+  scope: 'webhooks',
   params: object({ url: httpUrl, events: optional(size(array(enums([...webhookEvents])), 1, webhookEvents.length)) }),
   async handle(ctx) {
     const user = await actingUser(ctx, 'register their webhooks');
@@ -56,7 +56,7 @@ export const listWebhooks = operation({
   summary: 'Extension: list one’s webhooks, newest first (403 for another user’s)',
   method: 'GET',
   paths,
-  auth: 'user',
+  scope: 'webhooks',
   params: object(listParams({ direction: false })),
   async handle(ctx) {
     const user = await actingUser(ctx, 'list their webhooks');
@@ -76,7 +76,7 @@ export const getWebhook = operation({
   summary: 'Extension: get one of one’s webhooks',
   method: 'GET',
   paths: onePaths,
-  auth: 'user',
+  scope: 'webhooks',
   async handle(ctx) {
     return ok(representWebhook(await loadOwnWebhook(ctx)), kind);
   },
@@ -87,7 +87,7 @@ export const deleteWebhook = operation({
   summary: 'Extension: delete one of one’s webhooks; events not yet delivered to it are dropped',
   method: 'DELETE',
   paths: onePaths,
-  scope: 'delete',
+  scope: 'webhooks',
   async handle(ctx) {
     const hook = await loadOwnWebhook(ctx);
     await ctx.store.delete('webhooks', hook.id);

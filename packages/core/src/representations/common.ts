@@ -15,6 +15,8 @@ export interface RepresentContext {
   links: LinkSigner;
   /** The request's time: expiring links (text tracks, playback) are signed until a day after it. */
   now: Date;
+  /** The caller's token holds `video_files`: an owner sees their source files (`files`, every `download`). */
+  ownerFiles?: boolean;
   /** Bytes each user may store (config `uploadQuotaBytes`), for the owner's `upload_quota`. */
   uploadQuotaBytes?: number;
 }

@@ -20,6 +20,23 @@ export interface UserFacts {
   moderatedChannels: number;
   /** The videos shared with the user (`shared`). */
   shared: number;
+  /** The totals of the user's lists as the viewer lists them; null for the user themselves, whose counters count what they list. */
+  listed: ListedTotals | null;
+}
+
+/** The connections whose lists show another caller less than their user's counters count (domain/listed-totals.ts). */
+export interface ListedTotals {
+  videos: number;
+  albums: number;
+  channels: number;
+  groups: number;
+  likes: number;
+  appearances: number;
+  folders: number;
+  watchlater: number;
+  watched: number;
+  categories: number;
+  shared: number;
 }
 
 /** Blocking, which reelbase has no feature for, in its empty form: nobody is blocked, nowhere (`uri` null) to do nothing. */
@@ -52,30 +69,32 @@ export function representUser(user: UserRecord, ctx: RepresentContext, facts: Us
     out.upload_quota = quota;
   }
   if (since(ctx.version, 'connections')) {
+    // What the viewer could list (issue 46 §7): the counters for the user themselves.
+    const { listed } = facts;
     const connections: Record<string, unknown> = {
-      albums: connection(`${uri}/albums`, user.albums_total, ['GET', 'POST']),
-      appearances: connection(`${uri}/appearances`, user.appearances_total),
+      albums: connection(`${uri}/albums`, listed?.albums ?? user.albums_total, ['GET', 'POST']),
+      appearances: connection(`${uri}/appearances`, listed?.appearances ?? user.appearances_total),
       // reelbase has no blocking, portfolios or recommendations of channels and users: these lists are always empty.
       block: connection(`${uri}/block`, 0),
-      categories: connection(`${uri}/categories`, user.categories_total),
-      channels: connection(`${uri}/channels`, user.channels_total),
+      categories: connection(`${uri}/categories`, listed?.categories ?? user.categories_total),
+      channels: connection(`${uri}/channels`, listed?.channels ?? user.channels_total),
       // A feed is a stream, not a counted collection.
       feed: { uri: `${uri}/feed`, options: ['GET'] },
       followers: connection(`${uri}/followers`, user.followers_total),
       following: connection(`${uri}/following`, user.following_total, ['GET', 'POST']),
-      groups: connection(`${uri}/groups`, user.groups_total),
-      likes: connection(`${uri}/likes`, user.likes_total),
+      groups: connection(`${uri}/groups`, listed?.groups ?? user.groups_total),
+      likes: connection(`${uri}/likes`, listed?.likes ?? user.likes_total),
       moderated_channels: connection(`${uri}/channels?filter=moderated`, facts.moderatedChannels),
       pictures: connection(`${uri}/pictures`, user.pictures_total, ['GET', 'POST']),
       portfolios: connection(`${uri}/portfolios`, 0),
       recommended_channels: connection(`${uri}/recommendations/channels`, 0),
       recommended_users: connection(`${uri}/recommendations/users`, 0),
-      shared: connection(`${uri}/shared/videos`, facts.shared),
-      videos: connection(`${uri}/videos`, user.videos_total, ['GET', 'POST']),
-      watchlater: connection(`${uri}/watchlater`, user.watchlater_total),
-      watched_videos: connection(`${uri}/watched/videos`, user.watched_total, ['GET', 'DELETE']),
+      shared: connection(`${uri}/shared/videos`, listed?.shared ?? facts.shared),
+      videos: connection(`${uri}/videos`, listed?.videos ?? user.videos_total, ['GET', 'POST']),
+      watchlater: connection(`${uri}/watchlater`, listed?.watchlater ?? user.watchlater_total),
+      watched_videos: connection(`${uri}/watched/videos`, listed?.watched ?? user.watched_total, ['GET', 'DELETE']),
     };
-    if (since(ctx.version, 'parentFolder')) connections.folders = connection(`${uri}/projects`, user.folders_total, ['GET', 'POST']);
+    if (since(ctx.version, 'parentFolder')) connections.folders = connection(`${uri}/projects`, listed?.folders ?? user.folders_total, ['GET', 'POST']);
     // Before 3.3.8 the User also named its activities: reelbase's activity stream of a user is their
     // feed, so the connection leads there rather than to a path nothing answers (issue 22).
     if (!since(ctx.version, 'noUserActivities')) connections.activities = { uri: `${uri}/feed`, options: ['GET'] };

@@ -100,9 +100,11 @@ export function clipBase(video: VideoRecord, owner: UserRecord, ctx: RepresentCo
   };
   out.play = representPlay(video, ctx);
   if (video.file) {
-    // The source and its renditions: files for the owner; downloads for the owner or with privacy.download.
-    if (isOwner) out.files = representFiles(video, ctx, false);
-    out.download = isOwner || video.privacy.download ? representFiles(video, ctx, true) : [];
+    // The source and its renditions: files for the owner whose token holds video_files; downloads
+    // for them too, and for everybody with privacy.download.
+    const ownFiles = isOwner && ctx.ownerFiles === true;
+    if (ownFiles) out.files = representFiles(video, ctx, false);
+    out.download = ownFiles || video.privacy.download ? representFiles(video, ctx, true) : [];
   }
   if (video.scheduled_start_time) out.scheduled_start_time = video.scheduled_start_time;
   // The owner's to hand out, and only while the page answers (as review_link always was). Signed

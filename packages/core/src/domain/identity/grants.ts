@@ -44,8 +44,8 @@ export async function issueToken(store: Store, now: Date, ttlSeconds: number | n
 
 /**
  * The hosted API's `auth` shape: the token, `bearer`, its scopes space-separated, its app (null
- * for a personal token, which has none), the User for a user's token (as that user sees
- * themselves), and `expires_on` (Unix seconds, as the published schema has it) when it expires.
+ * for a personal token, which has none), the User for a user's token (as the token reads them:
+ * as that user sees themselves with `private`, as anybody does without), and `expires_on` (Unix seconds, as the published schema has it) when it expires.
  */
 export async function authBody(ctx: Context<unknown>, token: string, record: TokenRecord, app: AppRecord | null, user: UserRecord | null): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {
@@ -54,7 +54,7 @@ export async function authBody(ctx: Context<unknown>, token: string, record: Tok
     scope: record.scopes.join(' '),
     app: app ? representApp(app) : null,
   };
-  if (user) body.user = (await representUsers({ ...ctx, principal: { user, scopes: new Set(record.scopes) } }, [user]))[0];
+  if (user) body.user = (await representUsers({ ...ctx, principal: { user: record.scopes.includes('private') ? user : null, self: user, scopes: new Set(record.scopes) } }, [user]))[0];
   if (record.expires_time) body.expires_on = String(Math.floor(Date.parse(record.expires_time) / 1000));
   return body;
 }

@@ -15,8 +15,9 @@ const style =
 
 /** What each scope lets an app do, in words a person reads on the consent page. */
 const scopeWords: Record<Scope, string> = {
-  public: 'see what anybody may see',
-  private: 'see your private things: your feed, watch history, watch later, projects',
+  public: 'see what anybody may see, and nothing more of yours',
+  private:
+    'see what you see: your private, unlisted and password-protected videos, albums, channels, groups and folders, what others share with you, your feed, watch history and watch later',
   create: 'create channels, groups, albums and projects as you',
   edit: 'change your videos, albums, channels and the rest',
   delete: 'delete your videos, albums, channels and the rest',
@@ -24,9 +25,10 @@ const scopeWords: Record<Scope, string> = {
   upload: 'upload videos, pictures and text tracks as you',
   purchased: 'see your On Demand purchases',
   promo_codes: 'manage your On Demand promotions',
-  video_files: 'reach the files of your videos',
+  video_files: 'download the source files of your videos, whatever their privacy',
   stats: 'see your videos’ statistics',
   email: 'see your email address',
+  webhooks: 'register webhooks that receive your videos’ events, and read their signing secrets',
   admin: 'administer this server’s background jobs (never asked by an app)',
 };
 
