@@ -41,8 +41,8 @@ export async function extensionSchema(db: PoolClient, name: 'unaccent' | 'pg_trg
  * empties while it refills the search columns. A qualified call keeps the functions inlinable
  * into queries and index expressions, which a pinned search_path (a SET clause) would prevent.
  */
-export function functionBodies(unaccent: string | null, home: string): Map<string, string> {
-  return bodies(unaccent, `${quote(home)}.${UNACCENT}`);
+function functionBodies(unaccent: string | null, home: string): Map<string, string> {
+  return foldBodies(unaccent, `${quote(home)}.${UNACCENT}`);
 }
 
 /**
@@ -51,9 +51,9 @@ export function functionBodies(unaccent: string | null, home: string): Map<strin
  * (above) left every result as it was, so stores made before keep their columns and indexes, and
  * the IMMUTABLE functions these read may take the new bodies in place.
  */
-export const foldRecord = (unaccent: string | null): string => [...bodies(unaccent, UNACCENT).values()].join(';');
+export const foldRecord = (unaccent: string | null): string => [...foldBodies(unaccent, UNACCENT).values()].join(';');
 
-function bodies(unaccent: string | null, unaccentCall: string): Map<string, string> {
+function foldBodies(unaccent: string | null, unaccentCall: string): Map<string, string> {
   const strip = unaccent === null ? `translate($1, '${ACCENTED}', '${PLAIN}')` : `${quote(unaccent)}.unaccent('${quote(unaccent)}.unaccent'::regdictionary, $1)`;
   return new Map([
     [UNACCENT, ` SELECT ${strip} `],
