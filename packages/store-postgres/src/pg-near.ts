@@ -3,7 +3,7 @@ import { quote, type SqlDialect, type SqlParams, type SqlTable } from '@reelbase
 import type { PoolClient } from 'pg';
 import { identifier, type PgTable, type PgTables } from './pg-columns';
 import { pgDialect } from './pg-dialect';
-import { FOLD, functionBodies, SEARCH_COLUMN, tsQuery, tsQueryExpression } from './pg-search';
+import { FOLD, foldRecord, SEARCH_COLUMN, tsQuery, tsQueryExpression } from './pg-search';
 
 /**
  * Near matches, PostgreSQL's alone (docs/search.md "Typos"): a search whose tsquery finds nothing
@@ -53,7 +53,7 @@ function namesOf(table: SqlTable): string {
 /**
  * The statements that bring the names' trigram indexes to the schema (none without pg_trgm, and
  * those of a table that lost its names dropped). An index is made again when its definition,
- * recorded as its comment with the fold functions' bodies, changes.
+ * recorded as its comment with what the fold computes (foldRecord), changes.
  */
 export async function planNear(db: PoolClient, tables: PgTables, trigrams: string | null, unaccent: string | null): Promise<string[]> {
   const existing = new Map(
@@ -65,14 +65,13 @@ export async function planNear(db: PoolClient, tables: PgTables, trigrams: strin
       )
     ).rows.map((r) => [r.index, r.comment]),
   );
-  const functions = [...functionBodies(unaccent).values()].join(';');
   const wanted = trigrams === null ? [] : [...tables.values()].filter(hasNames);
   const names = new Set(wanted.map((table) => identifier(`${INDEX_PREFIX}${table.name}`)));
   const ddl = [...existing.keys()].filter((name) => !names.has(name)).map((name) => `DROP INDEX ${quote(name)}`);
   for (const table of wanted) {
     const index = identifier(`${INDEX_PREFIX}${table.name}`);
     const opclass = `${quote(trigrams!)}.gin_trgm_ops`;
-    const definition = `${namesOf(table)} ${opclass} /* ${functions} */`;
+    const definition = `${namesOf(table)} ${opclass} /* ${foldRecord(unaccent)} */`;
     if (existing.get(index) === definition) continue;
     if (existing.has(index)) ddl.push(`DROP INDEX ${quote(index)}`);
     ddl.push(`CREATE INDEX ${quote(index)} ON ${table.sql} USING gin ((${namesOf(table)}) ${opclass})`);

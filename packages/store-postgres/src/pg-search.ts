@@ -35,12 +35,29 @@ export async function extensionSchema(db: PoolClient, name: 'unaccent' | 'pg_trg
   return find();
 }
 
-/** The fold functions' bodies, by name: the search columns and the names' trigram indexes (pg-near.ts) are rebuilt when they change. */
-export function functionBodies(unaccent: string | null): Map<string, string> {
+/**
+ * The fold functions' bodies, by name, as created in the store's schema `home`. Each names what it
+ * calls with its schema: a body is parsed under the session's search_path, which pg_restore
+ * empties while it refills the search columns. A qualified call keeps the functions inlinable
+ * into queries and index expressions, which a pinned search_path (a SET clause) would prevent.
+ */
+function functionBodies(unaccent: string | null, home: string): Map<string, string> {
+  return foldBodies(unaccent, `${quote(home)}.${UNACCENT}`);
+}
+
+/**
+ * What the fold computes, as the search columns and trigram indexes record it (their comments):
+ * they are rebuilt when it changes. Where a function is, is not part of it: qualifying the calls
+ * (above) left every result as it was, so stores made before keep their columns and indexes, and
+ * the IMMUTABLE functions these read may take the new bodies in place.
+ */
+export const foldRecord = (unaccent: string | null): string => [...foldBodies(unaccent, UNACCENT).values()].join(';');
+
+function foldBodies(unaccent: string | null, unaccentCall: string): Map<string, string> {
   const strip = unaccent === null ? `translate($1, '${ACCENTED}', '${PLAIN}')` : `${quote(unaccent)}.unaccent('${quote(unaccent)}.unaccent'::regdictionary, $1)`;
   return new Map([
     [UNACCENT, ` SELECT ${strip} `],
-    [FOLD, ` SELECT regexp_replace(${UNACCENT}($1), '[[:punct:]]+', ' ', 'g') `],
+    [FOLD, ` SELECT regexp_replace(${unaccentCall}($1), '[[:punct:]]+', ' ', 'g') `],
   ]);
 }
 
@@ -56,12 +73,14 @@ function vectorOf(table: SqlTable): string {
 /**
  * The statements that bring the search columns, their functions and GIN indexes to the schema;
  * none when they match. A column is made again when its definition (recorded as its comment)
- * changes, which rebuilds it from the rows in that one statement.
+ * changes, which rebuilds it from the rows in that one statement; functions whose bodies alone
+ * changed are replaced in place (see foldRecord).
  */
 export async function planSearch(db: PoolClient, tables: PgTables, unaccent: string | null): Promise<string[]> {
   const searchable = searchableTables(tables);
   if (searchable.length === 0) return [];
-  const bodies = functionBodies(unaccent);
+  const home = (await db.query<{ schema: string }>(`SELECT current_schema() AS schema`)).rows[0].schema;
+  const bodies = functionBodies(unaccent, home);
   const existing = new Map(
     (
       await db.query<{ name: string; body: string }>(
@@ -80,17 +99,16 @@ export async function planSearch(db: PoolClient, tables: PgTables, unaccent: str
     ).rows.map((r) => [r.table, r.comment]),
   );
   const ddl: string[] = [];
-  const changedFunctions = [...bodies].some(([name, body]) => existing.get(name) !== body);
-  if (changedFunctions) {
+  if ([...bodies].some(([name, body]) => existing.get(name) !== body)) {
     for (const [name, body] of bodies) {
       ddl.push(`CREATE OR REPLACE FUNCTION ${name}(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $rb$${body}$rb$`);
     }
   }
   for (const table of searchable) {
     const vector = vectorOf(table);
-    const definition = `${vector} /* ${[...bodies.values()].join(';')} */`;
+    const definition = `${vector} /* ${foldRecord(unaccent)} */`;
     const index = quote(identifier(`rbsearch_${table.name}`));
-    if (comments.get(table.name) === definition && !changedFunctions) continue;
+    if (comments.get(table.name) === definition) continue;
     if (comments.has(table.name)) ddl.push(`ALTER TABLE ${table.sql} DROP COLUMN ${SEARCH_COLUMN}`);
     ddl.push(`ALTER TABLE ${table.sql} ADD COLUMN ${SEARCH_COLUMN} tsvector GENERATED ALWAYS AS (${vector}) STORED`);
     ddl.push(`COMMENT ON COLUMN ${table.sql}.${SEARCH_COLUMN} IS '${definition.replaceAll("'", "''")}'`);

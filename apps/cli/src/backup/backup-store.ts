@@ -22,7 +22,7 @@ const needsFile = (spec: StoreSpec, verb: string): string => {
 /**
  * A consistent copy of a live store in `to`, while servers go on writing: SQLite through its
  * online backup API (checked with PRAGMA integrity_check), JSON as one of its commits, PostgreSQL
- * with `pg_dump -Fc` (PATH must have it).
+ * with `pg_dump -Fc` (found by pgTool).
  */
 export async function backupStore(spec: StoreSpec, to: string, env: Env): Promise<BackupOutcome> {
   const source = needsFile(spec, 'backed up');

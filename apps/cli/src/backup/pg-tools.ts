@@ -6,9 +6,12 @@ import type { Env } from '../context';
 /** Where Debian's PostgreSQL client tools live when they are not on PATH (postgresql-client-15). */
 export const debianPgBin = '/usr/lib/postgresql/15/bin';
 
-/** `tool` on the PATH of `env`, or null. */
-export function onPath(tool: string, env: Env): string | null {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
+/** The directory searched after PATH: REELBASE_PG_BIN, else Debian's (which its packages leave off PATH). */
+const pgBinOf = (env: Env): string => env.REELBASE_PG_BIN || debianPgBin;
+
+/** A PostgreSQL client tool: on PATH, else in pgBinOf's directory; null when in neither. */
+export function pgTool(tool: string, env: Env): string | null {
+  for (const dir of [...(env.PATH ?? '').split(delimiter), pgBinOf(env)]) {
     if (!dir) continue;
     try {
       accessSync(join(dir, tool), constants.X_OK);
@@ -66,19 +69,19 @@ const schemaArgs = (url: string): string[] => {
 /** A PostgreSQL client tool is missing: what to install, and the command to run by hand. */
 export class MissingPgToolError extends Error {
   override readonly name = 'MissingPgToolError';
-  constructor(tool: string, args: string[]) {
+  constructor(tool: string, args: string[], env: Env) {
     const command = [tool, ...args.map((a) => (a.startsWith('--dbname=') ? `--dbname='${shown(a.slice('--dbname='.length))}'` : a))].join(' ');
     super(
-      `${tool} is not on PATH. Install PostgreSQL's client tools (Debian: apt-get install postgresql-client; they land in ${debianPgBin}) ` +
-        `and add them to PATH, or run it yourself:\n    ${command}`,
+      `${tool} is neither on PATH nor in ${pgBinOf(env)}. Install PostgreSQL's client tools (Debian: apt-get install postgresql-client; they land in ${debianPgBin}) ` +
+        `or set REELBASE_PG_BIN to their directory, or run it yourself:\n    ${command}`,
     );
   }
 }
 
-/** Runs `tool` from PATH with `args`; throws with its stderr when it fails. */
+/** Runs `tool` (found by pgTool) with `args`; throws with its stderr when it fails. */
 export function runPgTool(tool: string, args: string[], env: Env): Promise<void> {
-  const path = onPath(tool, env);
-  if (!path) return Promise.reject(new MissingPgToolError(tool, args));
+  const path = pgTool(tool, env);
+  if (!path) return Promise.reject(new MissingPgToolError(tool, args, env));
   return new Promise((resolve, reject) => {
     const child = spawn(path, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
     let stderr = '';

@@ -28,8 +28,9 @@ export function registerBackup(program: Command, io: CliIo): void {
       'after',
       [
         '',
-        'PostgreSQL needs pg_dump on PATH (Debian: postgresql-client; /usr/lib/postgresql/15/bin); without it the',
-        'command prints the pg_dump line to run. Records only: back the video files up with `reelbase blobs migrate`.',
+        'PostgreSQL needs pg_dump on PATH or in REELBASE_PG_BIN (default /usr/lib/postgresql/15/bin, Debian’s',
+        'postgresql-client); without it the command prints the pg_dump line to run. Records only: back the video',
+        'files up with `reelbase blobs migrate`.',
         '',
         'Examples:',
         '  reelbase backup --store sqlite:./data/reelbase.db --to backups/reelbase-$(date +%F).db',
@@ -51,7 +52,16 @@ export function registerBackup(program: Command, io: CliIo): void {
     .addOption(storeOption())
     .option('--force', 'replace a store that holds documents')
     .addOption(jsonOption())
-    .addHelpText('after', ['', 'Example:', '  reelbase restore --from backups/reelbase-2026-12-07.db --store sqlite:./data/reelbase.db'].join('\n'))
+    .addHelpText(
+      'after',
+      [
+        '',
+        'PostgreSQL runs pg_restore (one transaction), found as backup finds pg_dump.',
+        '',
+        'Example:',
+        '  reelbase restore --from backups/reelbase-2026-12-07.db --store sqlite:./data/reelbase.db',
+      ].join('\n'),
+    )
     .action(async (opts: { store?: string; from: string; force?: boolean; json?: boolean }) => {
       const spec = storeSpecFrom(opts.store, envOf(io), cwdOf(io));
       const done = await restoreStore(spec, resolve(cwdOf(io), opts.from), opts.force === true, envOf(io));
