@@ -239,6 +239,7 @@ const videoOwned = [
   'comments',
   'credits',
   'texttracks',
+  'chapters',
   'timeline_thumbnails',
   'likes',
   'watchlater',

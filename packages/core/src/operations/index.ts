@@ -1,6 +1,7 @@
 import type { Operation } from '../engine/operation';
 import { albumOperations } from './albums';
 import { channelOperations } from './channels';
+import { chapterOperations } from './chapters';
 import { embedOperations } from './embed';
 import { feedOperations } from './feed';
 import { groupOperations } from './groups';
@@ -45,6 +46,7 @@ const families = [
   ...commentOperations,
   ...creditOperations,
   ...texttrackOperations,
+  ...chapterOperations,
   ...videoPictureOperations,
   ...timelineThumbnailOperations,
   ...videoPresetOperations,
