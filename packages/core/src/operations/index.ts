@@ -2,6 +2,7 @@ import type { Operation } from '../engine/operation';
 import { albumOperations } from './albums';
 import { channelOperations } from './channels';
 import { chapterOperations } from './chapters';
+import { oembedOperations } from './oembed';
 import { embedOperations } from './embed';
 import { feedOperations } from './feed';
 import { groupOperations } from './groups';
@@ -47,6 +48,7 @@ const families = [
   ...creditOperations,
   ...texttrackOperations,
   ...chapterOperations,
+  ...oembedOperations,
   ...videoPictureOperations,
   ...timelineThumbnailOperations,
   ...videoPresetOperations,
