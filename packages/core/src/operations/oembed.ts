@@ -55,7 +55,7 @@ function playerSrc(link: string, p: Params, url: string): string {
 function formatOf(ctx: Context<Params>): 'json' | 'xml' {
   const named = /\.(json|xml)$/.exec(ctx.request.path)?.[1] as 'json' | 'xml' | undefined;
   const asked = ctx.params.format ?? named ?? 'json';
-  if (asked !== (named ?? asked) || (asked !== 'json' && asked !== 'xml')) {
+  if ((named && asked !== named) || (asked !== 'json' && asked !== 'xml')) {
     throw new ApiError(501, 2204, 'This format is not available.', `format ${asked} is not served here: use /api/oembed.json or /api/oembed.xml.`);
   }
   return asked;
