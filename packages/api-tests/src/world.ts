@@ -38,6 +38,7 @@ export async function buildWorld(h: Harness): Promise<World> {
   );
   vars.texttrack_id = idOf((await must('POST', `${v}/texttracks`, { json: { language: 'en', name: 'English', type: 'captions' } }, [201])).body.uri);
   vars.picture_id = idOf((await must('POST', `${v}/pictures`, { json: {} }, [201])).body.uri);
+  vars.chapter_id = idOf((await must('POST', `${v}/chapters`, { json: { title: 'Opening', timecode: 0 } }, [201])).body.uri);
   vars.thumbnail_id = idOf((await must('POST', `${v}/timelinethumbnails`, { json: {} }, [201])).body.uri);
   vars.version_id = idOf((await must('POST', `${v}/versions`, { json: { file_name: 'v2.mp4', upload: { approach: 'tus', size: 100 } } }, [200, 201])).body.uri);
   vars.word = 'worldtag';

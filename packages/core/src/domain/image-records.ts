@@ -1,5 +1,6 @@
 import type { Store } from '../store/store';
 import type { PictureRecord, TimelineThumbnailRecord, UserRecord, VideoRecord } from '../records';
+import type { ChapterRecord } from './chapter-records';
 import type { CustomLogoRecord } from './embed-records';
 import type { AlbumRecord } from './album-records';
 import type { OndemandPageRecord } from './ondemand-records';
@@ -13,7 +14,7 @@ import { frameSource } from '../representations/picture';
 export interface ImageRecord {
   family: ImageFamily;
   /** The collection the record lives in. */
-  collection: 'pictures' | 'custom_logos' | 'timeline_thumbnails' | 'videos';
+  collection: 'pictures' | 'custom_logos' | 'timeline_thumbnails' | 'videos' | 'chapters';
   id: string;
   /** Picks the placeholder and the sizes (the picture owner kind, or `customlogo`). */
   kind: string;
@@ -87,6 +88,14 @@ export async function loadImageRecord(store: Store, family: ImageFamily, id: str
       created_time: thumbnail.created_time,
       video,
     };
+  }
+  if (family === 'chapters') {
+    const chapter = await findById<ChapterRecord>(store, 'chapters', id);
+    const video = chapter && (await store.get<VideoRecord>('videos', chapter.video_id));
+    if (!chapter || !video) return null;
+    // The frame at the chapter's timecode: never uploaded to, so no user may PUT here.
+    const owner = { kind: 'video', id: video.id };
+    return { family, collection: 'chapters', id, kind: 'video', owner, userId: null, image: null, time: chapter.timecode, frame: frameSource(video), created_time: chapter.created_time, video };
   }
   const video = await findById<VideoRecord>(store, 'videos', id);
   if (!video) return null;

@@ -38,6 +38,8 @@ export interface PlayerPageInput {
   link: string;
   /** May anybody download the file (otherwise the controls offer no download)? */
   download: boolean;
+  /** The oEmbed JSON endpoint for this video, where it answers: the page's discovery links. */
+  oembed?: string | null;
 }
 
 const title = ['name', 'owner', 'portrait'] as const;
@@ -157,10 +159,10 @@ header{position:absolute;top:0;left:0;padding:8px;display:flex;gap:8px;align-ite
   return { player, scripts, style, color };
 }
 
-/** An HTML page of the service: its one inline style (whose hash the CSP allows) and its body. */
-export const htmlPage = (title: string, style: string, bodyAttributes: string, body: string): string => `<!doctype html>
+/** An HTML page of the service: its one inline style (whose hash the CSP allows), its body, and any more `head` markup. */
+export const htmlPage = (title: string, style: string, bodyAttributes: string, body: string, head = ''): string => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)}</title>
+<title>${escapeHtml(title)}</title>${head}
 <style>${style}</style></head>
 <body${bodyAttributes}>${body}
 </body></html>
@@ -169,5 +171,14 @@ export const htmlPage = (title: string, style: string, bodyAttributes: string, b
 /** The player page of a video and its one inline style. */
 export function playerPage(input: PlayerPageInput): { html: string; style: string } {
   const m = playerMarkup(input);
-  return { html: htmlPage(input.video.name, m.style, `${attr('data-video-id', input.video.id)}${attr('data-color', m.color)}`, `${m.player}${m.scripts}`), style: m.style };
+  const body = `${m.player}${m.scripts}`;
+  return { html: htmlPage(input.video.name, m.style, `${attr('data-video-id', input.video.id)}${attr('data-color', m.color)}`, body, oembedLinks(input)), style: m.style };
+}
+
+/** oEmbed discovery (oembed.com §4): the JSON and XML endpoints as alternates of the page. */
+function oembedLinks(input: PlayerPageInput): string {
+  if (!input.oembed) return '';
+  const title = escapeHtml(input.video.name);
+  const xml = input.oembed.replace('/api/oembed.json?', '/api/oembed.xml?');
+  return `\n<link rel="alternate" type="application/json+oembed" href="${escapeHtml(input.oembed)}" title="${title}">\n<link rel="alternate" type="text/xml+oembed" href="${escapeHtml(xml)}" title="${title}">`;
 }

@@ -240,6 +240,7 @@ const videoOwned = [
   'comments',
   'credits',
   'texttracks',
+  'chapters',
   'timeline_thumbnails',
   'likes',
   'watchlater',

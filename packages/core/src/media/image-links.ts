@@ -3,8 +3,8 @@ import type { LinkSigner } from './link-signer';
 import type { LinkAccess } from './link-access';
 import type { PlaceholderKind } from './media-tools';
 
-/** The families of image links, one per collection that holds images (`videos`: a video's own frame). */
-export type ImageFamily = 'pictures' | 'customlogos' | 'timelinethumbnails' | 'videos';
+/** The families of image links, one per collection that holds images (`videos`: a video's own frame, `chapters`: the frame at a chapter's timecode). */
+export type ImageFamily = 'pictures' | 'customlogos' | 'timelinethumbnails' | 'videos' | 'chapters';
 
 /** An image uploaded to a record's link (PUT), as the record keeps it; its files live under `imageDir`. */
 export interface StoredImage {

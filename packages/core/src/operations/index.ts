@@ -1,6 +1,8 @@
 import type { Operation } from '../engine/operation';
 import { albumOperations } from './albums';
 import { channelOperations } from './channels';
+import { chapterOperations } from './chapters';
+import { oembedOperations } from './oembed';
 import { embedOperations } from './embed';
 import { feedOperations } from './feed';
 import { groupOperations } from './groups';
@@ -46,6 +48,8 @@ const families = [
   ...commentOperations,
   ...creditOperations,
   ...texttrackOperations,
+  ...chapterOperations,
+  ...oembedOperations,
   ...videoPictureOperations,
   ...timelineThumbnailOperations,
   ...videoPresetOperations,

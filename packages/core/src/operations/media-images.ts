@@ -26,6 +26,8 @@ import { pictureContent, placeholderOf, sizesOf } from '../representations/pictu
  */
 
 const families = ['pictures', 'customlogos', 'timelinethumbnails'] as const;
+/** Frames nobody uploads to: a video's own, and each chapter's. */
+const frameFamilies = ['videos', 'chapters'] as const;
 const familyOf = (ctx: Context<unknown>): ImageFamily => ctx.request.path.split('/')[2] as ImageFamily;
 
 /**
@@ -107,7 +109,7 @@ async function readAll(read: (offset: number, length: number) => Promise<Uint8Ar
   return read(0, size);
 }
 
-const paths = (suffix: string) => [...families, 'videos'].map((f) => `/media/${f}/{image_id}/{token}${suffix}`);
+const paths = (suffix: string) => [...families, ...frameFamilies].map((f) => `/media/${f}/{image_id}/{token}${suffix}`);
 
 export const getImage = operation({
   id: 'media.images.get',

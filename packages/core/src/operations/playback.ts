@@ -1,4 +1,5 @@
 import { boolean, object, optional } from 'superstruct';
+import { oembedDiscovery } from '../domain/oembed';
 import { forbidden, notFound } from '../engine/errors';
 import { by } from '../engine/list';
 import { ok, operation, type Context, type Reply } from '../engine/operation';
@@ -127,6 +128,7 @@ export async function playerInput(ctx: Context<unknown>, video: VideoRecord, pas
     logo: embed.logos?.custom?.active ? await customLogo(ctx, video) : null,
     link: `${ctx.baseUrl}/videos/${video.id}/player`,
     download: mayDownload(video, null),
+    oembed: await oembedDiscovery(ctx.store, ctx.baseUrl, video),
   };
 }
 

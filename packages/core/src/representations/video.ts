@@ -1,4 +1,5 @@
 import { categories } from '../catalog/categories';
+import { iframeHtml } from './embed-html';
 import type { UserRecord, VideoRecord } from '../records';
 import { since } from '../engine/versions';
 import { representCategory } from './category';
@@ -207,10 +208,7 @@ function embedSettings(video: VideoRecord, link: string): Record<string, unknown
 }
 
 function embedHtml(link: string, video: VideoRecord): string {
-  const w = video.width || 640;
-  const h = video.height || 360;
-  const title = video.name.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<iframe src="${link}" width="${w}" height="${h}" frameborder="0" allow="autoplay; fullscreen; picture-in-picture" allowfullscreen title="${title}"></iframe>`;
+  return iframeHtml(link, video.width || 640, video.height || 360, video.name);
 }
 
 /** The Clip's picture: the chosen one, else a frame of the video, else (no file yet) the placeholder. */

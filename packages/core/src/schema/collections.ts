@@ -1,6 +1,7 @@
 import type { CollectionSchema, Schema } from '../store/schema-types';
 import { albumCollections } from './albums';
 import { channelCollections } from './channels';
+import { chapterCollections } from './chapters';
 import { embedCollections } from './embed';
 import { feedCollections } from './feed';
 import { groupCollections } from './groups';
@@ -204,5 +205,6 @@ export const schema: Schema = {
   ...albumCollections,
   ...ondemandCollections,
   ...embedCollections,
+  ...chapterCollections,
   ...identityCollections,
 };
