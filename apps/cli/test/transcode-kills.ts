@@ -20,7 +20,7 @@ const ready = { serve: /^Stop with Ctrl-C\.$/, worker: /^Transcoding 1 at a time
  * reads end-of-file when their parent dies), the next process's attempt, in a scratch directory of
  * its own, completes the job, and the video has one set of renditions.
  */
-function killTenTimes(variant: 'a server with its embedded worker' | 'a worker beside a server') {
+export function killTenTimes(variant: 'a server with its embedded worker' | 'a worker beside a server') {
   describe(`SIGKILL of ${variant} mid-transcode, ${rounds} times in a row (sqlite)`, () => {
     let dir: string;
     let cleanup: () => void;
@@ -98,5 +98,3 @@ function killTenTimes(variant: 'a server with its embedded worker' | 'a worker b
   });
 }
 
-killTenTimes('a server with its embedded worker');
-killTenTimes('a worker beside a server');
