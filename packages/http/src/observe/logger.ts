@@ -12,6 +12,8 @@ export interface LogSettings {
 
 /** The longest a line waits in the buffer of a quiet server. */
 const flushMs = 1000;
+/** What a busy server gathers before it writes: half a Linux pipe's 64 KB. */
+const batchBytes = 32 * 1024;
 
 const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -37,10 +39,11 @@ export async function createLogger(settings: LogSettings, write?: (text: string)
   const options = { level: settings.level, base: undefined, timestamp: stdTimeFunctions.isoTime };
   if (settings.format === 'json') {
     if (write) return pino(options, { write });
-    // Asynchronous, in writes of 4 KB or every second, whichever comes first: a log reader that
-    // falls behind (a full pipe) never stalls requests, and a busy server makes one write per dozen
-    // lines rather than one each. pino flushes what is left at exit.
-    const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+    // Asynchronous, in writes of 32 KB or every second, whichever comes first: a log reader that
+    // falls behind (a full pipe) never stalls requests, and a busy server makes one write per
+    // hundred lines rather than one each (each write is a hop through libuv's thread pool, which
+    // cost more than the line itself at 4 KB: issue 47's bench). pino flushes what is left at exit.
+    const destination = pino.destination({ dest: 1, sync: false, minLength: batchBytes, maxWrite: 2 * batchBytes });
     setInterval(() => {
       try {
         destination.flush();
