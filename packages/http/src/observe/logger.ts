@@ -35,8 +35,8 @@ export function logSettingsFrom(env: NodeJS.ProcessEnv, terminal: boolean): LogS
  */
 export async function createLogger(settings: LogSettings, write?: (text: string) => void, colour = false): Promise<Logger> {
   // Loaded when asked for: a process that logs nothing (a test's server, a CLI command) does not pay for them.
-  const { pino, stdTimeFunctions } = await import('pino');
-  const options = { level: settings.level, base: undefined, timestamp: stdTimeFunctions.isoTime };
+  const { pino } = await import('pino');
+  const options = { level: settings.level, base: undefined, timestamp: isoTimeBySecond() };
   if (settings.format === 'json') {
     if (write) return pino(options, { write });
     // Asynchronous, in writes of 32 KB or every second, whichever comes first: a log reader that
@@ -62,6 +62,24 @@ export async function createLogger(settings: LogSettings, write?: (text: string)
     },
   });
   return pino(options, pretty({ sync: true, destination, colorize: colour, ignore: [...inMessage].join(','), messageFormat: oneLine }));
+}
+
+/**
+ * pino's `isoTime` (`,"time":"2026-12-07T15:21:21.401Z"`), with the date formatted once a second
+ * rather than once a line: toISOString was 2–3 µs of each request's line (issue 47's bench).
+ */
+function isoTimeBySecond(): () => string {
+  let second = NaN;
+  let prefix = '';
+  return () => {
+    const now = Date.now();
+    const s = Math.floor(now / 1000);
+    if (s !== second) {
+      second = s;
+      prefix = `,"time":"${new Date(s * 1000).toISOString().slice(0, 'YYYY-MM-DDTHH:MM:SS.'.length)}`;
+    }
+    return `${prefix}${String(now - s * 1000).padStart(3, '0')}Z"`;
+  };
 }
 
 /** The fields a pretty line shows in its message; the others (an error's stack) follow it. */
