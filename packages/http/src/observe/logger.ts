@@ -43,7 +43,9 @@ export async function createLogger(settings: LogSettings, write?: (text: string)
     // falls behind (a full pipe) never stalls requests, and a busy server makes one write per
     // hundred lines rather than one each (each write is a hop through libuv's thread pool, which
     // cost more than the line itself at 4 KB: issue 47's bench). pino flushes what is left at exit.
-    const destination = pino.destination({ dest: 1, sync: false, minLength: batchBytes, maxWrite: 2 * batchBytes });
+    // In buffer mode: in its default text mode, sonic-boom appends each line to one string and
+    // measures its byte length again, which re-copies the whole batch at every line.
+    const destination = pino.destination({ dest: 1, sync: false, minLength: batchBytes, maxWrite: 2 * batchBytes, contentMode: 'buffer' });
     setInterval(() => {
       try {
         destination.flush();
@@ -51,7 +53,8 @@ export async function createLogger(settings: LogSettings, write?: (text: string)
         // Closed: the process is exiting, and pino has written the rest.
       }
     }, flushMs).unref();
-    return pino(options, destination);
+    // sonic-boom's types know only its text mode's strings; in buffer mode it takes Buffers.
+    return pino(options, { write: (line: string) => void destination.write(Buffer.from(line) as unknown as string) });
   }
   write ??= (text) => void process.stdout.write(text);
   const { default: pretty } = await import('pino-pretty');
