@@ -2,6 +2,7 @@
 const secretParams = new Set(['password', 'token', 'access_token', 'refresh_token', 'code', 'client_secret', 'state', 'csrf_token', 'signature', 'sig', 'secret']);
 /** Path variables (as the operation table names them) that are capabilities: signed media and review links. */
 const secretVariables = new Set(['{token}', '{signature}']);
+const hasSecretVariable = (route: string): boolean => [...secretVariables].some((v) => route.includes(v));
 
 const hidden = '[redacted]';
 
@@ -12,7 +13,8 @@ const hidden = '[redacted]';
 export function loggedPath(url: string, route: string | null): string {
   const q = url.indexOf('?');
   let path = q < 0 ? url : url.slice(0, q);
-  if (route) {
+  // Most routes have no secret variable: their path is shown as it came, without splitting it.
+  if (route && hasSecretVariable(route)) {
     const template = route.split('/');
     const segments = path.split('/');
     if (template.length === segments.length) path = segments.map((s, i) => (secretVariables.has(template[i]) ? hidden : s)).join('/');

@@ -12,6 +12,8 @@ export interface LogSettings {
 
 /** The longest a line waits in the buffer of a quiet server. */
 const flushMs = 1000;
+/** What a busy server gathers before it writes: half a Linux pipe's 64 KB. */
+const batchBytes = 32 * 1024;
 
 const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -33,14 +35,17 @@ export function logSettingsFrom(env: NodeJS.ProcessEnv, terminal: boolean): LogS
  */
 export async function createLogger(settings: LogSettings, write?: (text: string) => void, colour = false): Promise<Logger> {
   // Loaded when asked for: a process that logs nothing (a test's server, a CLI command) does not pay for them.
-  const { pino, stdTimeFunctions } = await import('pino');
-  const options = { level: settings.level, base: undefined, timestamp: stdTimeFunctions.isoTime };
+  const { pino } = await import('pino');
+  const options = { level: settings.level, base: undefined, timestamp: isoTimeBySecond() };
   if (settings.format === 'json') {
     if (write) return pino(options, { write });
-    // Asynchronous, in writes of 4 KB or every second, whichever comes first: a log reader that
-    // falls behind (a full pipe) never stalls requests, and a busy server makes one write per dozen
-    // lines rather than one each. pino flushes what is left at exit.
-    const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+    // Asynchronous, in writes of 32 KB or every second, whichever comes first: a log reader that
+    // falls behind (a full pipe) never stalls requests, and a busy server makes one write per
+    // hundred lines rather than one each (each write is a hop through libuv's thread pool, which
+    // cost more than the line itself at 4 KB: issue 47's bench). pino flushes what is left at exit.
+    // In buffer mode: in its default text mode, sonic-boom appends each line to one string and
+    // measures its byte length again, which re-copies the whole batch at every line.
+    const destination = pino.destination({ dest: 1, sync: false, minLength: batchBytes, maxWrite: 2 * batchBytes, contentMode: 'buffer' });
     setInterval(() => {
       try {
         destination.flush();
@@ -48,7 +53,8 @@ export async function createLogger(settings: LogSettings, write?: (text: string)
         // Closed: the process is exiting, and pino has written the rest.
       }
     }, flushMs).unref();
-    return pino(options, destination);
+    // sonic-boom's types know only its text mode's strings; in buffer mode it takes Buffers.
+    return pino(options, { write: (line: string) => void destination.write(Buffer.from(line) as unknown as string) });
   }
   write ??= (text) => void process.stdout.write(text);
   const { default: pretty } = await import('pino-pretty');
@@ -59,6 +65,24 @@ export async function createLogger(settings: LogSettings, write?: (text: string)
     },
   });
   return pino(options, pretty({ sync: true, destination, colorize: colour, ignore: [...inMessage].join(','), messageFormat: oneLine }));
+}
+
+/**
+ * pino's `isoTime` (`,"time":"2026-12-07T15:21:21.401Z"`), with the date formatted once a second
+ * rather than once a line: toISOString was 2–3 µs of each request's line (issue 47's bench).
+ */
+function isoTimeBySecond(): () => string {
+  let second = NaN;
+  let prefix = '';
+  return () => {
+    const now = Date.now();
+    const s = Math.floor(now / 1000);
+    if (s !== second) {
+      second = s;
+      prefix = `,"time":"${new Date(s * 1000).toISOString().slice(0, 'YYYY-MM-DDTHH:MM:SS.'.length)}`;
+    }
+    return `${prefix}${String(now - s * 1000).padStart(3, '0')}Z"`;
+  };
 }
 
 /** The fields a pretty line shows in its message; the others (an error's stack) follow it. */

@@ -61,7 +61,10 @@ export function observeRequests(listener: Listener, o: ObserveOptions): Listener
         if (operation === 'oauth.sign_in' && status === 400) metrics.signInFailures.inc();
         if (transport?.approach && status < 300) metrics.uploadBytes.inc({ approach: transport.approach }, uploaded(req, res));
       }
-      if (!logger) return;
+      // Probes come every few seconds from every balancer: they are there at debug level.
+      const level = exact[path] ? 'debug' : status >= 500 || status === 0 ? 'error' : 'info';
+      // A line nobody reads (REELBASE_LOG_LEVEL silent or above its level) is not built.
+      if (!logger?.isLevelEnabled(level)) return;
       const line = {
         req_id: id,
         method,
@@ -75,10 +78,7 @@ export function observeRequests(listener: Listener, o: ObserveOptions): Listener
         app: trace.served?.app ?? null,
         ip: clientAddress(req, o.trustProxy ?? false) ?? null,
       };
-      // Probes come every few seconds from every balancer: they are there at debug level.
-      if (exact[path]) logger.debug(line, 'request');
-      else if (status >= 500 || status === 0) logger.error(line, 'request');
-      else logger.info(line, 'request');
+      logger[level](line, 'request');
     });
     return withRequestId(id, () => listener(req, res));
   };
