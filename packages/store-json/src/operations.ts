@@ -1,5 +1,5 @@
 import { copyJson, rankedSearch, type Doc, type Filter, type FindOptions, type FindResult, type OrderBy } from '@reelbase/core';
-import { compareBy, compileFilter, type TableSource } from './evaluate-filter';
+import { compareBy, compileFilter, ownValue, type TableSource } from './evaluate-filter';
 import type { Table } from './table';
 import type { UndoJournal } from './undo-journal';
 
@@ -85,6 +85,20 @@ export class Operations {
 
   count(collection: string, where?: Filter): number {
     return this.#matching(this.table(collection), where).length;
+  }
+
+  countBy(collection: string, field: string, where?: Filter): Map<string, number> {
+    const table = this.table(collection);
+    if (field !== 'id' && !table.fields.has(field)) {
+      throw new Error(`unknown field ${JSON.stringify(field)} in collection ${collection}: only declared fields can be filtered or sorted`);
+    }
+    const read = table.read ?? ownValue;
+    const counts = new Map<string, number>();
+    for (const doc of this.#matching(table, where)) {
+      const value = read(doc, field);
+      if (value !== null) counts.set(String(value), (counts.get(String(value)) ?? 0) + 1);
+    }
+    return counts;
   }
 
   deleteWhere(collection: string, where: Filter, journal: UndoJournal): number {
