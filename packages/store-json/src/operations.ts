@@ -87,18 +87,24 @@ export class Operations {
     return this.#matching(this.table(collection), where).length;
   }
 
-  countBy(collection: string, field: string, where?: Filter): Map<string, number> {
+  countBy(collection: string, field: string, where?: Filter, distinct?: string): Map<string, number> {
     const table = this.table(collection);
-    if (field !== 'id' && !table.fields.has(field)) {
-      throw new Error(`unknown field ${JSON.stringify(field)} in collection ${collection}: only declared fields can be filtered or sorted`);
+    for (const name of distinct === undefined ? [field] : [field, distinct]) {
+      if (name !== 'id' && !table.fields.has(name)) {
+        throw new Error(`unknown field ${JSON.stringify(name)} in collection ${collection}: only declared fields can be filtered or sorted`);
+      }
     }
     const read = table.read ?? ownValue;
-    const counts = new Map<string, number>();
+    // Each group's counted values: its rows, or the distinct non-null values of `distinct` (as SQL counts them).
+    const groups = new Map<string, Set<unknown>>();
     for (const doc of this.#matching(table, where)) {
-      const value = read(doc, field);
-      if (value !== null) counts.set(String(value), (counts.get(String(value)) ?? 0) + 1);
+      const key = read(doc, field);
+      if (key === null) continue;
+      const counted = groups.get(String(key)) ?? groups.set(String(key), new Set()).get(String(key))!;
+      const value = distinct === undefined ? doc : read(doc, distinct);
+      if (value !== null) counted.add(value);
     }
-    return counts;
+    return new Map([...groups].map(([key, counted]) => [key, counted.size]));
   }
 
   deleteWhere(collection: string, where: Filter, journal: UndoJournal): number {

@@ -51,8 +51,8 @@ export class JsonStoreHandle implements Store {
     return this.scope.run(() => this.ops.count(collection, where));
   }
 
-  countBy(collection: string, field: string, where?: Filter): Promise<Map<string, number>> {
-    return this.scope.run(() => this.ops.countBy(collection, field, where));
+  countBy(collection: string, field: string, where?: Filter, distinct?: string): Promise<Map<string, number>> {
+    return this.scope.run(() => this.ops.countBy(collection, field, where, distinct));
   }
 
   deleteWhere(collection: string, where: Filter): Promise<number> {

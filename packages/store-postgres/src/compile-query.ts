@@ -64,9 +64,9 @@ export function compileCount(tables: PgTables, table: PgTable, where: Filter | u
   return { sql: `SELECT count(*) AS n FROM ${table.sql}${compileWhere(tables, table, where, params, near)}`, params: params.values };
 }
 
-export function compileCountBy(tables: PgTables, table: PgTable, field: string, where: Filter | undefined, near?: Near): Statement {
+export function compileCountBy(tables: PgTables, table: PgTable, field: string, where: Filter | undefined, distinct: string | undefined, near?: Near): Statement {
   const params = newParams();
-  return { sql: countBySql(table, field, compileWhere(tables, table, where, params, near)), params: params.values };
+  return { sql: countBySql(table, field, compileWhere(tables, table, where, params, near), distinct), params: params.values };
 }
 
 export function compileDeleteWhere(tables: PgTables, table: PgTable, where: Filter): Statement {

@@ -104,10 +104,10 @@ export class Operations {
     return this.#nearOnNothing(db, table, where, (db, near) => this.#count(db, table, where, near), (n) => n === 0);
   }
 
-  async countBy(db: Executor, collection: string, field: string, where?: Filter): Promise<Map<string, number>> {
+  async countBy(db: Executor, collection: string, field: string, where?: Filter, distinct?: string): Promise<Map<string, number>> {
     const table = this.table(collection);
     const grouped = async (db: Executor, near?: Near) => {
-      const { sql, params } = compileCountBy(this.tables, table, field, where, near);
+      const { sql, params } = compileCountBy(this.tables, table, field, where, distinct, near);
       return groupCounts((await db.query<GroupRow>(sql, params)).rows);
     };
     return this.#nearOnNothing(db, table, where, grouped, (counts) => counts.size === 0);

@@ -61,8 +61,8 @@ export class PgStore implements Store {
     return this.operations.count(this.#read(), collection, where);
   }
 
-  async countBy(collection: string, field: string, where?: Filter): Promise<Map<string, number>> {
-    return this.operations.countBy(this.#read(), collection, field, where);
+  async countBy(collection: string, field: string, where?: Filter, distinct?: string): Promise<Map<string, number>> {
+    return this.operations.countBy(this.#read(), collection, field, where, distinct);
   }
 
   async deleteWhere(collection: string, where: Filter): Promise<number> {

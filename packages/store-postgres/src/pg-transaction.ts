@@ -147,8 +147,8 @@ export class PgTransaction implements Store, Holder {
     return this.#ops().count(this.state, collection, where);
   }
 
-  async countBy(collection: string, field: string, where?: Filter): Promise<Map<string, number>> {
-    return this.#ops().countBy(this.state, collection, field, where);
+  async countBy(collection: string, field: string, where?: Filter, distinct?: string): Promise<Map<string, number>> {
+    return this.#ops().countBy(this.state, collection, field, where, distinct);
   }
 
   async deleteWhere(collection: string, where: Filter): Promise<number> {

@@ -160,10 +160,10 @@ export class Operations {
   }
 
   /** Not remembered by the read cache: a page of owners asks for its own ids, which seldom repeat. */
-  countBy(collection: string, field: string, where?: Filter): Map<string, number> {
+  countBy(collection: string, field: string, where?: Filter, distinct?: string): Map<string, number> {
     const table = this.table(collection);
     const params: SqlValue[] = [];
-    const sql = countBySql(table, field, compileWhere(this.tables, table, where, params));
+    const sql = countBySql(table, field, compileWhere(this.tables, table, where, params), distinct);
     return groupCounts(this.conn.all<GroupRow>(sql, params));
   }
 

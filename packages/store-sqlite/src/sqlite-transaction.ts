@@ -69,8 +69,8 @@ export class SqliteTransaction implements Store, Holder {
     return this.#ops().count(collection, where);
   }
 
-  async countBy(collection: string, field: string, where?: Filter): Promise<Map<string, number>> {
-    return this.#ops().countBy(collection, field, where);
+  async countBy(collection: string, field: string, where?: Filter, distinct?: string): Promise<Map<string, number>> {
+    return this.#ops().countBy(collection, field, where, distinct);
   }
 
   async deleteWhere(collection: string, where: Filter): Promise<number> {

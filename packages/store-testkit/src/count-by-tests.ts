@@ -4,7 +4,7 @@ import { and, eq, inSelect, isIn, type Filter, type Store } from '@reelbase/core
 import type { StoreTestDriver } from './driver';
 import { seed, testSchema } from './fixtures';
 
-type Case = [label: string, collection: string, field: string, where: Filter | undefined, expected: Record<string, number>];
+type Case = [label: string, collection: string, field: string, where: Filter | undefined, expected: Record<string, number>, distinct?: string];
 
 /** Store.countBy against the fixtures (fixtures.ts): a page of owners' rows counted in one read. */
 const cases: Case[] = [
@@ -17,6 +17,8 @@ const cases: Case[] = [
   ['integer values as strings', 'people', 'age', eq('active', true), { 19: 1, 25: 1, 30: 2, 35: 1 }],
   ['by id', 'people', 'id', isIn('id', ['2', '10']), { 2: 1, 10: 1 }],
   ['nothing matches', 'follows', 'user_id', eq('user_id', '99'), {}],
+  // Groups whose rows hold no value of the distinct field count 0 (ages 35 and 52 have no city).
+  ['distinct values of another field', 'people', 'age', undefined, { 19: 1, 25: 2, 30: 2, 35: 0, 40: 1, 52: 0 }, 'city'],
 ];
 
 export function countByTests(driver: StoreTestDriver): void {
@@ -28,14 +30,15 @@ export function countByTests(driver: StoreTestDriver): void {
     });
     after(() => store.close());
 
-    for (const [label, collection, field, where, expected] of cases) {
+    for (const [label, collection, field, where, expected, distinct] of cases) {
       it(label, async () => {
-        assert.deepEqual(Object.fromEntries(await store.countBy(collection, field, where)), expected);
+        assert.deepEqual(Object.fromEntries(await store.countBy(collection, field, where, distinct)), expected);
       });
     }
 
     it('rejects a field the collection does not declare', async () => {
       await assert.rejects(store.countBy('follows', 'nickname', eq('user_id', '1')), /unknown field "nickname"/);
+      await assert.rejects(store.countBy('follows', 'user_id', undefined, 'nickname'), /unknown field "nickname"/);
     });
 
     // Last, as it commits a row.

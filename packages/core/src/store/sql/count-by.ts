@@ -7,9 +7,10 @@ export interface GroupRow {
 }
 
 /** The grouped count of Store.countBy over `table`, `where` being the compiled ` WHERE …` (or ''). */
-export function countBySql(table: SqlTable, field: string, where: string): string {
+export function countBySql(table: SqlTable, field: string, where: string, distinct?: string): string {
   const key = column(table, field);
-  return `SELECT ${key} AS k, count(*) AS n FROM ${table.sql}${where} GROUP BY ${key}`;
+  const counted = distinct === undefined ? '*' : `DISTINCT ${column(table, distinct)}`;
+  return `SELECT ${key} AS k, count(${counted}) AS n FROM ${table.sql}${where} GROUP BY ${key}`;
 }
 
 /** The rows of countBySql as Store.countBy answers them: counts by the value as a string, the null group left out. */
