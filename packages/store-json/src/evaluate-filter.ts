@@ -16,7 +16,7 @@ export type Predicate = (doc: Doc) => boolean;
 export type Comparator = (a: Doc, b: Doc) => number;
 
 /** A missing field and a stored null are the same to every filter and sort. */
-const ownValue: FieldReader = (doc, field) => doc[field] ?? null;
+export const ownValue: FieldReader = (doc, field) => doc[field] ?? null;
 
 /**
  * Compiles a filter tree into a predicate, once per query, so semi-joins collect their value

@@ -1,5 +1,5 @@
 import { copyJson, rankedSearch, type Doc, type Filter, type FindOptions, type FindResult, type OrderBy } from '@reelbase/core';
-import { compareBy, compileFilter, type TableSource } from './evaluate-filter';
+import { compareBy, compileFilter, ownValue, type TableSource } from './evaluate-filter';
 import type { Table } from './table';
 import type { UndoJournal } from './undo-journal';
 
@@ -85,6 +85,26 @@ export class Operations {
 
   count(collection: string, where?: Filter): number {
     return this.#matching(this.table(collection), where).length;
+  }
+
+  countBy(collection: string, field: string, where?: Filter, distinct?: string): Map<string, number> {
+    const table = this.table(collection);
+    for (const name of distinct === undefined ? [field] : [field, distinct]) {
+      if (name !== 'id' && !table.fields.has(name)) {
+        throw new Error(`unknown field ${JSON.stringify(name)} in collection ${collection}: only declared fields can be filtered or sorted`);
+      }
+    }
+    const read = table.read ?? ownValue;
+    // Each group's counted values: its rows, or the distinct non-null values of `distinct` (as SQL counts them).
+    const groups = new Map<string, Set<unknown>>();
+    for (const doc of this.#matching(table, where)) {
+      const key = read(doc, field);
+      if (key === null) continue;
+      const counted = groups.get(String(key)) ?? groups.set(String(key), new Set()).get(String(key))!;
+      const value = distinct === undefined ? doc : read(doc, distinct);
+      if (value !== null) counted.add(value);
+    }
+    return new Map([...groups].map(([key, counted]) => [key, counted.size]));
   }
 
   deleteWhere(collection: string, where: Filter, journal: UndoJournal): number {

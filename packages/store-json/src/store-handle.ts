@@ -51,6 +51,10 @@ export class JsonStoreHandle implements Store {
     return this.scope.run(() => this.ops.count(collection, where));
   }
 
+  countBy(collection: string, field: string, where?: Filter, distinct?: string): Promise<Map<string, number>> {
+    return this.scope.run(() => this.ops.countBy(collection, field, where, distinct));
+  }
+
   deleteWhere(collection: string, where: Filter): Promise<number> {
     return this.scope.run((journal) => this.ops.deleteWhere(collection, where, journal));
   }

@@ -24,6 +24,8 @@ export class Table {
   readonly numericIds: boolean;
   /** Fields declared `text`, which sort case-insensitively (the Store contract). */
   readonly textFields: ReadonlySet<string>;
+  /** The declared fields, which alone may be grouped by (Store.countBy), like the SQL drivers' columns. */
+  readonly fields: ReadonlySet<string>;
   /** Set for a collection with a mirror (json-store.ts): reads mirrored fields from their source. */
   read?: FieldReader;
   readonly #positions = new Map<string, number>();
@@ -36,6 +38,7 @@ export class Table {
     private readonly data: CollectionData,
   ) {
     this.numericIds = schema.id === 'auto';
+    this.fields = new Set(Object.keys(schema.fields));
     this.textFields = new Set(Object.entries(schema.fields).filter(([, type]) => type === 'text').map(([field]) => field));
     this.#unique = (schema.unique ?? []).map((fields) => ({ fields, owners: new Map() }));
     this.#search = schema.search && new SearchIndex(schema.search);

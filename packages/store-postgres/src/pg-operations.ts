@@ -9,8 +9,8 @@ import {
   type FindResult,
   type OrderBy,
 } from '@reelbase/core';
-import { encodeDoc, INCOMPARABLE, mergePatch, quote, type Body } from '@reelbase/core/sql';
-import { compileCount, compileDeleteWhere, compileFind, compileFindOne, compileLockNext } from './compile-query';
+import { encodeDoc, groupCounts, INCOMPARABLE, mergePatch, quote, type Body, type GroupRow } from '@reelbase/core/sql';
+import { compileCount, compileCountBy, compileDeleteWhere, compileFind, compileFindOne, compileLockNext } from './compile-query';
 import { DOC_COLUMN, type PgTable, type PgTables } from './pg-columns';
 import { NEAR_SETTING, nearSearch, type Near } from './pg-near';
 import { sqlState, type Executor, type Row, type TransactionExecutor } from './pg-types';
@@ -102,6 +102,15 @@ export class Operations {
   async count(db: Executor, collection: string, where?: Filter): Promise<number> {
     const table = this.table(collection);
     return this.#nearOnNothing(db, table, where, (db, near) => this.#count(db, table, where, near), (n) => n === 0);
+  }
+
+  async countBy(db: Executor, collection: string, field: string, where?: Filter, distinct?: string): Promise<Map<string, number>> {
+    const table = this.table(collection);
+    const grouped = async (db: Executor, near?: Near) => {
+      const { sql, params } = compileCountBy(this.tables, table, field, where, distinct, near);
+      return groupCounts((await db.query<GroupRow>(sql, params)).rows);
+    };
+    return this.#nearOnNothing(db, table, where, grouped, (counts) => counts.size === 0);
   }
 
   /** The total is counted apart only for an empty page past the start, which carries no row to read it from. */

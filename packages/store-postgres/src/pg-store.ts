@@ -61,6 +61,10 @@ export class PgStore implements Store {
     return this.operations.count(this.#read(), collection, where);
   }
 
+  async countBy(collection: string, field: string, where?: Filter, distinct?: string): Promise<Map<string, number>> {
+    return this.operations.countBy(this.#read(), collection, field, where, distinct);
+  }
+
   async deleteWhere(collection: string, where: Filter): Promise<number> {
     return this.transaction((tx) => tx.deleteWhere(collection, where));
   }

@@ -147,6 +147,10 @@ export class PgTransaction implements Store, Holder {
     return this.#ops().count(this.state, collection, where);
   }
 
+  async countBy(collection: string, field: string, where?: Filter, distinct?: string): Promise<Map<string, number>> {
+    return this.#ops().countBy(this.state, collection, field, where, distinct);
+  }
+
   async deleteWhere(collection: string, where: Filter): Promise<number> {
     return this.#ops().deleteWhere(this.state, collection, where);
   }

@@ -10,6 +10,7 @@ import {
   type OrderBy,
   SEARCH_EXACT_TOTAL,
 } from '@reelbase/core';
+import { countBySql, groupCounts, type GroupRow } from '@reelbase/core/sql';
 import { compileFilter, compileWhere } from './compile-filter';
 import { statementKey, type Asked, type Read, type ReadCache, type ReadPage } from './read-cache';
 import { mirroredColumns } from './sqlite-mirror';
@@ -156,6 +157,14 @@ export class Operations {
     };
     // Remembered by what was asked, so a repeated question is not compiled again.
     return this.cache ? this.conn.snapshot(() => this.cache!.count(readKey(table.name, 'count', where, null), read, () => asked(table, where))) : read().value;
+  }
+
+  /** Not remembered by the read cache: a page of owners asks for its own ids, which seldom repeat. */
+  countBy(collection: string, field: string, where?: Filter, distinct?: string): Map<string, number> {
+    const table = this.table(collection);
+    const params: SqlValue[] = [];
+    const sql = countBySql(table, field, compileWhere(this.tables, table, where, params), distinct);
+    return groupCounts(this.conn.all<GroupRow>(sql, params));
   }
 
   find<T extends Doc>(collection: string, options: FindOptions = {}): FindResult<T> {

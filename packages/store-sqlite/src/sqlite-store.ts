@@ -111,6 +111,10 @@ export class SqliteStore implements Store {
     return this.#read((ops) => ops.count(collection, where));
   }
 
+  async countBy(collection: string, field: string, where?: Filter, distinct?: string): Promise<Map<string, number>> {
+    return this.#read((ops) => ops.countBy(collection, field, where, distinct));
+  }
+
   async deleteWhere(collection: string, where: Filter): Promise<number> {
     return this.#write((ops) => ops.deleteWhere(collection, where));
   }

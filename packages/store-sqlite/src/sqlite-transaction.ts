@@ -69,6 +69,10 @@ export class SqliteTransaction implements Store, Holder {
     return this.#ops().count(collection, where);
   }
 
+  async countBy(collection: string, field: string, where?: Filter, distinct?: string): Promise<Map<string, number>> {
+    return this.#ops().countBy(collection, field, where, distinct);
+  }
+
   async deleteWhere(collection: string, where: Filter): Promise<number> {
     return this.#ops().deleteWhere(collection, where);
   }

@@ -1,4 +1,5 @@
 import { describe } from 'node:test';
+import { countByTests } from './count-by-tests';
 import { crudTests } from './crud-tests';
 import type { StoreTestDriver } from './driver';
 import { filterTests } from './filter-tests';
@@ -27,6 +28,7 @@ export function testStore(driver: StoreTestDriver): void {
     crudTests(driver);
     uniqueTests(driver);
     filterTests(driver);
+    countByTests(driver);
     orderTests(driver);
     mirrorTests(driver);
     transactionTests(driver);

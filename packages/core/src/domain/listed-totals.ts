@@ -2,7 +2,6 @@ import type { Filter, Store } from '../store/store';
 import { and, eq, isIn, ne } from '../store/filters';
 import type { UserRecord } from '../records';
 import type { ListedTotals } from '../representations/user';
-import { appearancesOf } from './appearances';
 import { visibleChannels } from './channel-visibility';
 import { listableGroups } from './groups';
 import { withMembers } from './memberships';
@@ -21,35 +20,32 @@ import { visibleVideos } from './visibility';
 export const listedAlbums = (ownerId: string, viewer: UserRecord | null): Filter =>
   and(eq('user_id', ownerId), ownerId === viewer?.id ? undefined : ne('privacy_view', 'password'));
 
-type Counter = 'videos_total' | 'albums_total' | 'channels_total' | 'groups_total' | 'likes_total';
-
 /**
- * The totals of each of `users` (none of them `viewer`) as `viewer` lists them. A page of users
- * costs one read per connection (user-connections.ts perUser), and a counter at 0 no read at all.
+ * The totals of each of `users` (none of them `viewer`) as `viewer` lists them: one grouped count
+ * per connection (user-connections.ts perUser), so a page of users costs the same few reads
+ * whatever its size and whatever its users hold (appearances aside, below).
  */
 export async function listedTotals(store: Store, users: readonly UserRecord[], viewer: UserRecord | null): Promise<ListedTotals[]> {
-  const counted = async (counter: Counter, collection: string, rows: (ids: string[]) => Filter): Promise<Map<string, number>> => {
-    const ids = users.filter((u) => u[counter] > 0).map((u) => u.id);
-    const counts = await perUser(store, collection, rows, ids);
-    return new Map(ids.map((id, i) => [id, counts[i]]));
-  };
+  const ids = users.map((u) => u.id);
+  const counted = (collection: string, rows: (ids: string[]) => Filter): Promise<Map<string, number>> => perUser(store, collection, rows, ids);
   const rowsOf = (collection: string, ids: string[]) => ({ collection, where: isIn('user_id', ids) });
   const [videos, albums, channels, groups, likes, appearances] = await Promise.all([
-    counted('videos_total', 'videos', (ids) => and(isIn('user_id', ids), visibleVideos(viewer))),
-    counted('albums_total', 'albums', (ids) => and(isIn('user_id', ids), ne('privacy_view', 'password'))),
-    counted('channels_total', 'channel_followers', (ids) => withMembers(rowsOf('channel_followers', ids), 'channel_id', 'channels', visibleChannels(viewer))),
-    counted('groups_total', 'group_members', (ids) => withMembers(rowsOf('group_members', ids), 'group_id', 'groups', listableGroups(viewer))),
-    counted('likes_total', 'likes', (ids) => withMembers(rowsOf('likes', ids), 'video_id', 'videos', visibleVideos(viewer))),
-    // A user may hold several credits on one video, and the list shows the video once: counted per user.
-    Promise.all(users.map((u) => (u.appearances_total > 0 ? store.count('videos', and(appearancesOf(u.id), visibleVideos(viewer))) : 0))),
+    counted('videos', (ids) => and(isIn('user_id', ids), visibleVideos(viewer))),
+    counted('albums', (ids) => and(isIn('user_id', ids), ne('privacy_view', 'password'))),
+    counted('channel_followers', (ids) => withMembers(rowsOf('channel_followers', ids), 'channel_id', 'channels', visibleChannels(viewer))),
+    counted('group_members', (ids) => withMembers(rowsOf('group_members', ids), 'group_id', 'groups', listableGroups(viewer))),
+    counted('likes', (ids) => withMembers(rowsOf('likes', ids), 'video_id', 'videos', visibleVideos(viewer))),
+    // A user may hold several credits (roles) on one video, and the list shows the video once.
+    // Few users appear in videos at all: only theirs are asked, and a page of none asks nothing.
+    perUser(store, 'credits', (ids) => withMembers(rowsOf('credits', ids), 'video_id', 'videos', visibleVideos(viewer)), users.filter((u) => u.appearances_total > 0).map((u) => u.id), 'video_id'),
   ]);
-  return users.map((u, i) => ({
+  return users.map((u) => ({
     videos: videos.get(u.id) ?? 0,
     albums: albums.get(u.id) ?? 0,
     channels: channels.get(u.id) ?? 0,
     groups: groups.get(u.id) ?? 0,
     likes: likes.get(u.id) ?? 0,
-    appearances: appearances[i],
+    appearances: appearances.get(u.id) ?? 0,
     folders: 0,
     watchlater: 0,
     watched: 0,

@@ -24,21 +24,13 @@ const moderatorRows = (userIds: string[], viewer: UserRecord | null): Filter =>
     ? eq('user_id', viewer.id)
     : withMembers({ collection: 'channel_moderators', where: isIn('user_id', userIds) }, 'channel_id', 'channels', visibleChannels(viewer));
 
-/** Rows read at once for a page of users; beyond, each user's are counted instead. */
-const batchRows = 200;
-
 /**
- * How many of the rows `rows` selects belong to each user: one query for a page whose rows are
- * few (the usual case: a list of users costs two queries, not two per user), else an indexed
- * count per user.
+ * How many of the rows `rows` selects belong to each of `userIds` (absent: none), or with
+ * `distinct` how many distinct values of that field they hold: one grouped count, so a page of
+ * users costs one read per connection whatever the number of rows.
  */
-export async function perUser(store: Store, collection: string, rows: (userIds: string[]) => Filter, userIds: string[]): Promise<number[]> {
-  if (userIds.length === 0) return [];
-  const found = await store.find<{ id: string; user_id: string }>(collection, { where: rows(userIds), limit: batchRows });
-  if (found.total > found.items.length) return Promise.all(userIds.map((id) => store.count(collection, rows([id]))));
-  const counts = new Map<string, number>();
-  for (const row of found.items) counts.set(row.user_id, (counts.get(row.user_id) ?? 0) + 1);
-  return userIds.map((id) => counts.get(id) ?? 0);
+export async function perUser(store: Store, collection: string, rows: (userIds: string[]) => Filter, userIds: string[], distinct?: string): Promise<Map<string, number>> {
+  return userIds.length === 0 ? new Map() : store.countBy(collection, 'user_id', rows(userIds), distinct);
 }
 
 /** The `shared` and `moderated_channels` totals of each user, as `viewer` sees them. */
@@ -48,6 +40,10 @@ export async function connectionTotals(store: Store, users: readonly UserRecord[
   const one = users.length === 1 ? users[0] : null;
   const shares = (page: string[]) => (one ? userFilter(one, null, 'shares', () => shareRows(page)) : shareRows(page));
   const moderators = (page: string[]) => (one ? userFilter(one, viewer, 'moderators', () => moderatorRows(page, viewer)) : moderatorRows(page, viewer));
-  const [shared, moderated] = await Promise.all([perUser(store, 'video_access', shares, ids), perUser(store, 'channel_moderators', moderators, ids)]);
-  return ids.map((_, i) => ({ shared: shared[i], moderatedChannels: moderated[i] }));
+  // Only the viewer's own shared total is shown: anybody else's is listed (listed-totals.ts), as 0.
+  // A signed-in viewer's is asked whether or not they are on the page, so a page's reads do not
+  // depend on who is on it (page-queries.test.ts).
+  const own = viewer && ids.length > 0 ? [viewer.id] : [];
+  const [shared, moderated] = await Promise.all([perUser(store, 'video_access', shares, own), perUser(store, 'channel_moderators', moderators, ids)]);
+  return ids.map((id) => ({ shared: shared.get(id) ?? 0, moderatedChannels: moderated.get(id) ?? 0 }));
 }

@@ -85,6 +85,15 @@ export interface Store {
   /** The first match in `orderBy` order (then id ascending), or null; never counts. */
   findOne<T extends Doc = Doc>(collection: string, where: Filter, orderBy?: OrderBy[]): Promise<T | null>;
   count(collection: string, where?: Filter): Promise<number>;
+  /**
+   * How many matches of `where` hold each value of `field` (a declared field, or `id`; any other
+   * name throws like a filter's): one grouped count, so a page of owners costs one read, not one
+   * per owner. Keyed by the value as a string; rows whose field is null or missing are not counted,
+   * and a value no row holds is absent (0 to the caller). With `distinct` (a declared field), a
+   * group counts the distinct non-null values of that field among its rows instead (SQL
+   * `count(DISTINCT …)`), which may be 0.
+   */
+  countBy(collection: string, field: string, where?: Filter, distinct?: string): Promise<Map<string, number>>;
   /** Deletes every match and answers how many. */
   deleteWhere(collection: string, where: Filter): Promise<number>;
   /** Adds `by` to a numeric field atomically and answers the document; null when missing. */

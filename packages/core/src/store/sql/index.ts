@@ -4,6 +4,7 @@
  * mutex that serialises transactions on one connection.
  */
 export { compileFilter } from './compile-filter';
+export { countBySql, groupCounts, type GroupRow } from './count-by';
 export { compileOrderBy } from './compile-order';
 export { decodeDoc, encodeDoc, encodeText, mergePatch, type Body } from './document';
 export { Mutex, type Holder } from './mutex';
