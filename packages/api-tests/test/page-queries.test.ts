@@ -81,7 +81,9 @@ describe('store calls per list page', () => {
           cost.push(total(calls));
         }
         assert.equal(cost[1], cost[0], `${name} (${token ? 'signed in' : 'anonymous'}): ${cost[0]} store calls for 1 item, ${cost[1]} for 100`);
-        assert.ok(cost[1] <= 12, `${name}: ${cost[1]} store calls for a page`);
+        // A page of users counts each connection as its caller could list it (issue 46 §7): seven
+        // grouped counts, whatever the page's size.
+        assert.ok(cost[1] <= 14, `${name}: ${cost[1]} store calls for a page`);
       }
     }
   });
