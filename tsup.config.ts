@@ -1,7 +1,7 @@
 import { defineConfig, type Options } from 'tsup';
 
 // One build per workspace package; packages stay separate so each can be published
-// and imported on its own (cli → http → core ← store-*).
+// and imported on its own (cli → http → worker → blobs-* → core ← store-*).
 const pkg = (dir: string, extra: Options = {}): Options => ({
   entry: { index: `${dir}/src/index.ts` },
   outDir: `${dir}/dist`,
@@ -24,7 +24,13 @@ export default defineConfig([
   pkg('packages/store-postgres'),
   pkg('packages/store-testkit'),
   pkg('packages/media'),
-  // `@reelbase/http/s3`: the S3 blob store, whose SDK only bucket users load.
+  pkg('packages/blobs-fs'),
+  // `@reelbase/blobs-s3/tus`: the multipart state tus uses, without the SDK the store loads.
+  pkg('packages/blobs-s3', { entry: { index: 'packages/blobs-s3/src/index.ts', tus: 'packages/blobs-s3/src/tus.ts' } }),
+  pkg('packages/blobs-testkit'),
+  pkg('packages/worker'),
+  pkg('packages/client'),
+  // `@reelbase/http/s3`: the S3 blob store's old entry point, for programs that import it.
   pkg('packages/http', { entry: { index: 'packages/http/src/index.ts', s3: 'packages/http/src/s3.ts' } }),
   pkg('apps/cli'),
 ]);
