@@ -17,7 +17,8 @@ const pkg = (dir: string, extra: Options = {}): Options => ({
 
 export default defineConfig([
   // `@reelbase/core/sql`: what the SQL drivers share.
-  pkg('packages/core', { entry: { index: 'packages/core/src/index.ts', sql: 'packages/core/src/store/sql/index.ts' } }),
+  // `@reelbase/core/seeding`: the record types and constructors @reelbase/seed writes with.
+  pkg('packages/core', { entry: { index: 'packages/core/src/index.ts', sql: 'packages/core/src/store/sql/index.ts', seeding: 'packages/core/src/seeding.ts' } }),
   pkg('packages/store-json'),
   // The bulk writer's thread is a module of its own (bulk-writer.ts starts it beside index.js).
   pkg('packages/store-sqlite', { entry: { index: 'packages/store-sqlite/src/index.ts', 'bulk-writer-thread': 'packages/store-sqlite/src/bulk-writer-thread.ts' } }),
@@ -30,6 +31,7 @@ export default defineConfig([
   pkg('packages/blobs-testkit'),
   pkg('packages/worker'),
   pkg('packages/client'),
+  pkg('packages/seed'),
   // `@reelbase/http/s3`: the S3 blob store's old entry point, for programs that import it.
   pkg('packages/http', { entry: { index: 'packages/http/src/index.ts', s3: 'packages/http/src/s3.ts' } }),
   pkg('apps/cli'),
