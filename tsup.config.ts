@@ -1,7 +1,7 @@
 import { defineConfig, type Options } from 'tsup';
 
 // One build per workspace package; packages stay separate so each can be published
-// and imported on its own (cli → http → core ← store-*).
+// and imported on its own (cli → http → worker → blobs-* → core ← store-*).
 const pkg = (dir: string, extra: Options = {}): Options => ({
   entry: { index: `${dir}/src/index.ts` },
   outDir: `${dir}/dist`,
@@ -17,14 +17,22 @@ const pkg = (dir: string, extra: Options = {}): Options => ({
 
 export default defineConfig([
   // `@reelbase/core/sql`: what the SQL drivers share.
-  pkg('packages/core', { entry: { index: 'packages/core/src/index.ts', sql: 'packages/core/src/store/sql/index.ts' } }),
+  // `@reelbase/core/seeding`: the record types and constructors @reelbase/seed writes with.
+  pkg('packages/core', { entry: { index: 'packages/core/src/index.ts', sql: 'packages/core/src/store/sql/index.ts', seeding: 'packages/core/src/seeding.ts' } }),
   pkg('packages/store-json'),
   // The bulk writer's thread is a module of its own (bulk-writer.ts starts it beside index.js).
   pkg('packages/store-sqlite', { entry: { index: 'packages/store-sqlite/src/index.ts', 'bulk-writer-thread': 'packages/store-sqlite/src/bulk-writer-thread.ts' } }),
   pkg('packages/store-postgres'),
   pkg('packages/store-testkit'),
   pkg('packages/media'),
-  // `@reelbase/http/s3`: the S3 blob store, whose SDK only bucket users load.
+  pkg('packages/blobs-fs'),
+  // `@reelbase/blobs-s3/tus`: the multipart state tus uses, without the SDK the store loads.
+  pkg('packages/blobs-s3', { entry: { index: 'packages/blobs-s3/src/index.ts', tus: 'packages/blobs-s3/src/tus.ts' } }),
+  pkg('packages/blobs-testkit'),
+  pkg('packages/worker'),
+  pkg('packages/client'),
+  pkg('packages/seed'),
+  // `@reelbase/http/s3`: the S3 blob store's old entry point, for programs that import it.
   pkg('packages/http', { entry: { index: 'packages/http/src/index.ts', s3: 'packages/http/src/s3.ts' } }),
   pkg('apps/cli'),
 ]);

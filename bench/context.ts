@@ -1,4 +1,4 @@
-import type { PopulationSummary } from '@reelbase/core';
+import type { PopulationSummary } from '@reelbase/seed';
 import type { Settings } from './settings';
 import type { Row, Target } from './table';
 

@@ -8,11 +8,9 @@ import {
   eq,
   parseScopes,
   schema,
-  seedPopulation,
-  type PopulationOptions,
-  type PopulationSummary,
   type Store,
 } from '@reelbase/core';
+import { seedPopulation, type PopulationOptions, type PopulationSummary } from '@reelbase/seed';
 import { openJsonStore } from '@reelbase/store-json';
 import { openSqliteStore } from '@reelbase/store-sqlite';
 

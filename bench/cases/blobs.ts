@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { S3Client } from '@aws-sdk/client-s3';
 import { promisify } from 'node:util';
 import { resolveFfmpeg, resolveFfprobe } from '@reelbase/media';
-import { S3BlobStore, s3ClientConfig } from '@reelbase/http/s3';
+import { S3BlobStore, s3ClientConfig } from '@reelbase/blobs-s3';
 import { record, type Bench } from '../context';
 import { measure, withCpu } from '../load';
 import { usersWithTokens } from '../populations';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { PopulationSummary } from '@reelbase/core';
+import type { PopulationSummary } from '@reelbase/seed';
 import { record, type Bench } from '../context';
 import { measure } from '../load';
 import { millionStore, tokensFor } from '../populations';

@@ -1,4 +1,4 @@
-import type { PopulationSummary } from '@reelbase/core';
+import type { PopulationSummary } from '@reelbase/seed';
 import { record, type Bench } from '../context';
 import { measureRotating } from '../load';
 import type { ServerProcess } from '../processes';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { BlobStore } from '@reelbase/core';
-import { openBlobStore } from '@reelbase/http';
+import { openBlobStore } from './blob-stores';
 import { cwdOf, envOf, fromEnv } from './context';
 import type { CliIo } from './io';
 

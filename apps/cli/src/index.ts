@@ -7,6 +7,7 @@ export { createProgram } from './program';
 export { processIo, type CliIo } from './io';
 export { UsageError, exitCodes } from './errors';
 export { parseStoreSpec, openStore, describeStore, defaultStoreSpec, type StoreSpec } from './store-spec';
+export { openBlobStore } from './blob-stores';
 export { type Transport, type TransportRequest, type TransportResponse, jsonBody, formBody } from './transport/transport';
 export { inProcessTransport } from './transport/in-process';
 export { httpTransport } from './transport/http';

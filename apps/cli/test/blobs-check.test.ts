@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { enqueue, sweepScratch, type JobRecord, type VideoRecord } from '@reelbase/core';
-import { FsBlobStore } from '@reelbase/http';
+import { FsBlobStore } from '@reelbase/blobs-fs';
 import { TestS3 } from '@reelbase/api-tests';
 import { parseStoreSpec } from '../src/index';
 import { cli, stdoutJson, tempDir } from './cli-harness';

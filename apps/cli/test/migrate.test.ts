@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Service } from '@reelbase/core';
-import { FsBlobStore } from '@reelbase/http';
+import { FsBlobStore } from '@reelbase/blobs-fs';
 import { createMediaTools } from '@reelbase/media';
 import { parseStoreSpec } from '../src/index';
 import { cli, tempDir, type Outcome } from './cli-harness';

@@ -1,6 +1,7 @@
 import { createService, createToken, createUser, parseScopes, type Service, type ServiceResponse } from '@reelbase/core';
 import { makeClip } from '@reelbase/api-tests';
-import { serve, startWorker } from '@reelbase/http';
+import { serve } from '@reelbase/http';
+import { startWorker } from '@reelbase/worker';
 import { openStore, type StoreSpec } from '../src/index';
 
 /** A clock that moves one second per reading, so every timestamp of the fixture differs. */

@@ -1,5 +1,6 @@
 import { createService, createToken, createUser, isoTime, parseScopes, type BlobStore, type Service, type Store, type UserRecord } from '@reelbase/core';
-import { serve, startWorker, type RunningServer, type ServeOptions } from '@reelbase/http';
+import { serve, type RunningServer, type ServeOptions } from '@reelbase/http';
+import { startWorker } from '@reelbase/worker';
 import type { Worker } from '@reelbase/core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';

@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type S3rver from 's3rver';
 import type { S3rverStore } from 's3rver';
-import type { S3BlobStore } from '@reelbase/http/s3';
+import type { S3BlobStore } from '@reelbase/blobs-s3';
 
 /**
  * s3rver and the S3 SDK, loaded by the first `start`: every API test file imports this package,
@@ -18,7 +18,7 @@ const load = async () => {
   const [{ default: S3rverClass }, { S3Client: Client }, { S3BlobStore: Store, s3ClientConfig }] = await Promise.all([
     import('s3rver'),
     import('@aws-sdk/client-s3'),
-    import('@reelbase/http/s3'),
+    import('@reelbase/blobs-s3'),
   ]);
   return { S3rverClass, Client, Store, s3ClientConfig };
 };

@@ -1,18 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { operations } from '@reelbase/core';
-import { ClientUsageError, createClient, flatten, resolvePath, type Client } from '@reelbase/http';
+import { ClientUsageError, createClient, type Client } from '@reelbase/http';
 import { drivers, Harness, type Fixture } from '../src/index';
-
-const op = (id: string) => operations.find((o) => o.id === id)!;
-
-it('resolvePath fills the most specific path the params allow and keeps the rest', () => {
-  assert.deepEqual(resolvePath(op('users.videos.list'), { per_page: 5 }), { path: '/me/videos', rest: { per_page: 5 } });
-  assert.deepEqual(resolvePath(op('users.videos.list'), { user_id: '7', page: 2 }), { path: '/users/7/videos', rest: { page: 2 } });
-  assert.deepEqual(resolvePath(op('videos.get'), { video_id: 'a/b' }).path, '/videos/a%2Fb');
-  assert.throws(() => resolvePath(op('videos.get'), {}), ClientUsageError);
-  assert.deepEqual(flatten({ privacy: { view: 'nobody' }, tags: ['a', 'b'], n: 1 }), [['privacy.view', 'nobody'], ['tags', 'a,b'], ['n', '1']]);
-});
 
 describe('createClient', () => {
   let h: Harness;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { BlobUnavailableError, type BlobStore } from '@reelbase/core';
-import { FsBlobStore } from '@reelbase/http';
+import { FsBlobStore } from '@reelbase/blobs-fs';
 import { drivers } from '../src/drivers';
 import { Harness } from '../src/harness';
 import { pausePostgres } from '../src/postgres-pause';

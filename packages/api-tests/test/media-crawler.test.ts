@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { drivers, fetchBytes, Harness, imageSize, makeClip, makeImage, uploadByTus, type Answer, type CallOptions, type Fixture, putFile } from '../src/index';
 import { checkBlobs } from '@reelbase/core';
-import { FsBlobStore } from '@reelbase/http';
+import { FsBlobStore } from '@reelbase/blobs-fs';
 import { addVideo, createChannel } from '../src/channels';
 import { createGroup } from '../src/groups';
 import { addGenre, createPage, film } from '../src/ondemand';

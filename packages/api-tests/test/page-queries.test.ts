@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { createService, createToken, parseScopes, schema, seedPopulation, type PopulationSummary, type Service, type Store } from '@reelbase/core';
+import { createService, createToken, parseScopes, schema, type Service, type Store } from '@reelbase/core';
+import { seedPopulation, type PopulationSummary } from '@reelbase/seed';
 import { openJsonStore } from '@reelbase/store-json';
 
 /**

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { checkBlobs, eq, type JobRecord, type MultipartState, type VideoRecord } from '@reelbase/core';
-import { MultipartTusStore, S3BlobStore } from '@reelbase/http/s3';
+import { MultipartTusStore, S3BlobStore } from '@reelbase/blobs-s3';
 import { createTusVideo, drivers, Harness, holdPatch, TestS3, until, type Fixture } from '../src/index';
 
 const part = 5 * 1024 * 1024;

@@ -57,8 +57,6 @@ export { listJobs, getJob, retryJob, cancelJob, cancelledError, jobStates, type 
 export { representJob } from './representations/job';
 export { uploadFormPage } from './uploads/form-page';
 export type { RenditionSet, VideoFile } from './records';
-export { seedPopulation, type PopulationSummary, type SeedContext, type Busiest } from './population/seed-population';
-export { populationOptions, maxTagVocabulary, type PopulationOptions } from './population/options';
 export { createApp, deleteApp, AppInputError, type NewApp } from './domain/identity/apps';
 export { createAccountUser, setPassword, AccountInputError } from './domain/identity/accounts';
 export { kdfRuns } from './domain/identity/kdf';

@@ -1,5 +1,5 @@
 import { ApiError, failUpload, finishUpload, newBlobKey, openUpload, type BlobStore, type MediaTools, type Service } from '@reelbase/core';
-import { Outbound } from './outbound';
+import { Outbound } from '@reelbase/worker';
 import type { UploadSlots } from './upload-slots';
 
 class PullError extends Error {}

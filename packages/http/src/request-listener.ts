@@ -3,8 +3,8 @@ import { ApiError, blobsUnavailable, type BlobStore, type MediaTools, type Servi
 import { createMediaTools } from '@reelbase/media';
 import { corsHeaders, preflightHeaders, type CorsOrigins } from './cors';
 import { BodyTooLargeError, hasBody, readBody } from './read-body';
-import { FsBlobStore } from './fs-blob-store';
-import { createTusHandler, tusDirOf, tusPath } from './tus';
+import { FsBlobStore, tusDirOf } from '@reelbase/blobs-fs';
+import { createTusHandler, tusPath } from './tus';
 import { sendFile } from './send-file';
 import { runPull } from './pull';
 import { createPostHandler, createStreamHandler, postPath, streamPath } from './post-upload';

@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Service } from '@reelbase/core';
 import { createRequestListener, type ListenerOptions } from './request-listener';
-import { FsBlobStore } from './fs-blob-store';
-import { startWorker, type WorkerStartOptions } from './worker';
+import { FsBlobStore } from '@reelbase/blobs-fs';
+import { startWorker, type WorkerStartOptions } from '@reelbase/worker';
 import { instrument, jobObserver, observeRequests, startMetricsServer, type Logger, type MetricsListen } from './observe/index';
 
 export interface ServeOptions extends ListenerOptions {

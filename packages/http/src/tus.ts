@@ -5,7 +5,8 @@ import { open } from 'node:fs/promises';
 import { DataStore, Server as TusServer, Upload } from '@tus/server';
 import { FileStore } from '@tus/file-store';
 import { ApiError, BlobUnavailableError, blobsUnavailable, finishUpload, newBlobKey, type BlobStore, type MediaTools, type OpenUpload, type Service } from '@reelbase/core';
-import { isMultipartStore, MultipartTusStore, type MultipartBlobs } from './tus-multipart-store';
+import { isMultipartStore, MultipartTusStore, type MultipartBlobs } from '@reelbase/blobs-s3/tus';
+import { removeTusFile, tusDirOf } from '@reelbase/blobs-fs';
 import { linkId, openLink, refuse, type Write } from './upload-link';
 
 export const tusPath = '/uploads/tus';
@@ -19,24 +20,6 @@ interface TusBytes {
   finish(id: string, videoId: string): Promise<{ key: string; size: number }>;
   /** Drops what gathered for a link that expired or finished. */
   discard(id: string): Promise<void>;
-}
-
-/** Where a filesystem blob store's tus uploads gather: beside the files, in `<filesDir>/.tus`. */
-export const tusDirOf = (filesDir = 'files'): string => join(filesDir, '.tus');
-
-/** Removes what @tus/file-store kept for upload `id` (its bytes and their `.json`), if anything. */
-const removeTusFile = (datastore: FileStore, id: string): Promise<void> => datastore.remove(id).catch(() => undefined);
-
-/**
- * What the worker's give-up job uses to remove the partial file of upload `id` (as in its link)
- * from the tus directory of a filesystem blob store: a client that never returns leaves it there.
- * None for a store whose tus uploads gather in the bucket.
- */
-export function tusFileRemover(blobs: BlobStore, filesDir: string | undefined): ((id: string) => Promise<void>) | undefined {
-  if (isMultipartStore(blobs)) return undefined;
-  // Made on first use: FileStore creates its directory.
-  let datastore: FileStore | undefined;
-  return (id) => removeTusFile((datastore ??= new FileStore({ directory: tusDirOf(filesDir) })), id);
 }
 
 /** On a disk of this server (the filesystem store: one machine, or a shared directory). */

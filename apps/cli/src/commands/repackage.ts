@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { queueRepackaging } from '@reelbase/core';
-import { startWorker } from '@reelbase/http';
+import { startWorker } from '@reelbase/worker';
 import { openService } from '../context';
 import { line, type CliIo } from '../io';
 import { storeOption } from './options';

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { defaultConfig, populationOptions, seedPopulation, type PopulationOptions, type PopulationSummary } from '@reelbase/core';
+import { defaultConfig } from '@reelbase/core';
+import { populationOptions, seedPopulation, type PopulationOptions, type PopulationSummary } from '@reelbase/seed';
 import { cwdOf, envOf, serviceConfig } from '../context';
 import { UsageError } from '../errors';
 import { json, line, type CliIo } from '../io';

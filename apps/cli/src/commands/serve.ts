@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { and, createToken, createUser, fillTagNames, parseScopes, type Service, type UserRecord } from '@reelbase/core';
-import { closeOnSignals, drainSecondsFrom, parseAllowedHosts, serve, transcodeConcurrency, type CorsOrigins } from '@reelbase/http';
+import { closeOnSignals, drainSecondsFrom, parseAllowedHosts, serve, type CorsOrigins } from '@reelbase/http';
+import { transcodeConcurrency } from '@reelbase/worker';
 import { transcodingLine } from '../transcoding-line';
 import { cwdOf, envOf, fromEnv, openService } from '../context';
 import { openBlobsOf } from '../blobs-flag';

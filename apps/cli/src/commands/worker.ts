@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { instrument, jobObserver, startMetricsServer, startWorker, transcodeConcurrency } from '@reelbase/http';
+import { instrument, jobObserver, startMetricsServer } from '@reelbase/http';
+import { startWorker, transcodeConcurrency } from '@reelbase/worker';
 import { envOf, openService } from '../context';
 import { openBlobsOf } from '../blobs-flag';
 import { line, type CliIo } from '../io';

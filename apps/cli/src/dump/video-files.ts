@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Doc, RenditionSet, VideoFile } from '@reelbase/core';
-import { FsBlobStore } from '@reelbase/http';
+import { FsBlobStore } from '@reelbase/blobs-fs';
 import type { DumpSink } from './dump-format';
 
 /**

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { BlobStore } from '@reelbase/core';
-import { FsBlobStore } from '@reelbase/http';
-import { TestS3 } from '@reelbase/api-tests';
+import type { BlobStoreTestDriver } from './driver';
 
-const bytes = (n: number, seed = 0) => Uint8Array.from({ length: n }, (_, i) => (i * 7 + seed) % 251);
+/** `n` bytes of a pattern that `seed` shifts, so that two writers' bytes differ. */
+export const bytes = (n: number, seed = 0) => Uint8Array.from({ length: n }, (_, i) => (i * 7 + seed) % 251);
 
 async function read(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -30,7 +28,7 @@ async function keys(blobs: BlobStore, prefix = ''): Promise<string[]> {
 }
 
 /** One contract, every blob store: what core and the transport rely on. */
-function conformance(name: string, open: () => Promise<{ blobs: BlobStore; leftovers: () => string[] }>, close: () => Promise<void>) {
+export function blobStoreTests({ name, open, close, ownFile }: BlobStoreTestDriver): void {
   describe(`blob store conformance: ${name}`, () => {
     let blobs: BlobStore;
     let leftovers: () => string[];
@@ -118,7 +116,7 @@ function conformance(name: string, open: () => Promise<{ blobs: BlobStore; lefto
       assert.deepEqual((await blobs.scratchNames()).sort(), ['transcode-7-a1', 'transcode-8-a2']);
       await blobs.dropScratch('transcode-7-a1');
       assert.deepEqual([existsSync(work.path), existsSync(other.path), (await blobs.stat('videos/7/file'))?.size], [false, true, 10]);
-      assert.equal(existsSync(copy.path), copy.path === join(root, 'videos', '7', 'file'), 'a copy goes with its attempt, the blob stays');
+      assert.equal(existsSync(copy.path), copy.path === ownFile?.('videos/7/file'), 'a copy goes with its attempt, the blob stays');
       assert.deepEqual(await blobs.scratchNames(), ['transcode-8-a2']);
       await other.release();
       assert.deepEqual(await blobs.scratchNames(), []);
@@ -139,47 +137,3 @@ function conformance(name: string, open: () => Promise<{ blobs: BlobStore; lefto
     });
   });
 }
-
-const root = mkdtempSync(join(tmpdir(), 'reelbase-blobs-'));
-conformance(
-  'filesystem',
-  async () => ({ blobs: new FsBlobStore(root), leftovers: () => (existsSync(join(root, '.tmp')) ? readdirSync(join(root, '.tmp')) : []) }),
-  async () => rmSync(root, { recursive: true, force: true }),
-);
-
-const s3 = new TestS3();
-conformance(
-  's3 (s3rver)',
-  async () => {
-    await s3.start();
-    // A prefix: nothing outside it is touched.
-    await s3.store().put('outside', [bytes(1)]);
-    return { blobs: s3.store('tenant'), leftovers: () => [] };
-  },
-  async () => {
-    assert.deepEqual((await s3.keys()).filter((k) => !k.startsWith('tenant/')), ['outside']);
-    await s3.dispose();
-  },
-);
-
-describe('s3 local copies of a process killed mid-probe', () => {
-  const s3 = new TestS3();
-  const tmp = mkdtempSync(join(tmpdir(), 'reelbase-copies-'));
-  after(async () => {
-    await s3.dispose();
-    rmSync(tmp, { recursive: true, force: true });
-  });
-
-  it('are swept (as openBlobStore does when a process opens its bucket): those of dead processes only, never a job’s or a live one’s', async () => {
-    await s3.start();
-    const blobs = s3.store('', tmp);
-    await blobs.put('videos/1/file', [bytes(10)]);
-    const live = await blobs.materialise('videos/1/file');
-    assert.match(live.path, new RegExp(`reelbase-copy-p${process.pid}-[0-9a-f]+/input$`));
-    const dead = spawnSync(process.execPath, ['-e', '']).pid;
-    for (const name of [`reelbase-copy-p${dead}-0123`, 'reelbase-copy-transcode-7']) await mkdir(join(tmp, name));
-    await blobs.sweepCopies();
-    assert.deepEqual(readdirSync(tmp).sort(), [live.path.split('/').at(-2), 'reelbase-copy-transcode-7'].sort());
-    await live.release();
-  });
-});

@@ -1,14 +1,25 @@
-import type { Doc, Store } from '../store/store';
-import { and } from '../store/filters';
-import { by } from '../engine/list';
-import type { FollowRecord, UserRecord, UserVideoRecord, VideoRecord, VideoTagRecord } from '../records';
-import type { ActivityRecord, ActivityType } from '../domain/feed-records';
-import type { ChannelRecord, ChannelUserRecord, ChannelVideoRecord } from '../domain/channel-records';
-import type { CommentRecord } from '../domain/comments';
-import { newChannel } from '../domain/channels';
-import { markUpgraded, rememberTag, tagNames, TAG_NAMES_UPGRADE } from '../domain/tags';
-import { newUser } from '../domain/users';
-import { newVideo } from '../domain/video-write';
+import { and, type Doc, type Store } from '@reelbase/core';
+import {
+  by,
+  markUpgraded,
+  newChannel,
+  newUser,
+  newVideo,
+  rememberTag,
+  tagNames,
+  TAG_NAMES_UPGRADE,
+  type ActivityRecord,
+  type ActivityType,
+  type ChannelRecord,
+  type ChannelUserRecord,
+  type ChannelVideoRecord,
+  type CommentRecord,
+  type FollowRecord,
+  type UserRecord,
+  type UserVideoRecord,
+  type VideoRecord,
+  type VideoTagRecord,
+} from '@reelbase/core/seeding';
 import { populationOptions, type PopulationOptions } from './options';
 import { planPopulation, videoPrivacy, type Pairs, type PopulationPlan } from './plan';
 import { Batches } from './batches';

@@ -20,7 +20,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { freshDir, removeDir } from './fs-blob-store';
+import { freshDir, removeDir } from '@reelbase/blobs-fs';
 import { BlobUnavailableError, type MultipartPart, type BlobBytes, type BlobInfo, type BlobStore, type ByteRange, type LocalCopy, type ReadAt } from '@reelbase/core';
 
 /** A bucket and the key prefix inside it, from `s3://BUCKET[/PREFIX]`; null for anything else. */

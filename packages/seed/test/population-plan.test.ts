@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { populationOptions } from '../src/population/options';
-import { planPopulation, type Pairs } from '../src/population/plan';
+import { populationOptions } from '../src/options';
+import { planPopulation, type Pairs } from '../src/plan';
 
 describe('planPopulation', () => {
   const plan = planPopulation(populationOptions({ users: 300, videos: 3000, likes: 9000, comments: 800, channels: 20, channelFollows: 400 }), Date.UTC(2026, 0, 1));

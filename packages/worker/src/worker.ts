@@ -1,8 +1,8 @@
 import { abortUploadHandler, abortUploadKind, createWorker, deleteHandler, deleteKind, repackageHandler, repackageKind, sweepScratch, transcodeHandler, transcodeKind, webhookKind, type BlobStore, type JobObserver, type MediaTools, type Service, type Worker } from '@reelbase/core';
 import { webhookHandler } from './webhook-delivery';
 import { createMediaTools } from '@reelbase/media';
-import { FsBlobStore } from './fs-blob-store';
-import { tusFileRemover } from './tus';
+import { FsBlobStore, tusFileRemover } from '@reelbase/blobs-fs';
+import { isMultipartStore } from '@reelbase/blobs-s3/tus';
 
 export interface WorkerStartOptions {
   /** The files directory the API servers use (shared by every worker of a fleet): the blob store when `blobs` is not given, and where a filesystem store's tus uploads gather. */
@@ -46,7 +46,7 @@ export function startWorker(service: Service, o: WorkerStartOptions = {}): Worke
       [repackageKind]: repackageHandler({ store: service.store, blobs, media, now: service.now }),
       [webhookKind]: webhookHandler(service),
       [deleteKind]: deleteHandler({ store: service.store, blobs, now: service.now }),
-      [abortUploadKind]: abortUploadHandler({ store: service.store, blobs, now: service.now, discardBytes: tusFileRemover(blobs, o.filesDir) }),
+      [abortUploadKind]: abortUploadHandler({ store: service.store, blobs, now: service.now, discardBytes: isMultipartStore(blobs) ? undefined : tusFileRemover(o.filesDir) }),
     },
     // One video's events reach each receiver in the order they happened.
     ordered: [webhookKind],

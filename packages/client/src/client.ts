@@ -1,4 +1,4 @@
-import { operations as defaultOperations, type Operation, type Service } from '@reelbase/core';
+import type { Operation, Service } from '@reelbase/core';
 import { httpTransport } from './http-transport';
 import { inProcessTransport } from './in-process-transport';
 import { jsonBody, formBody, type Transport, type TransportRequest, type TransportResponse } from './transport';
@@ -13,7 +13,10 @@ export type ClientOptions = (
   token?: string;
   /** API version to ask for (`Accept: …;version=3.2`); default the latest. */
   apiVersion?: string;
-  /** The operation table `call` looks ids up in; default the table of @reelbase/core. */
+  /**
+   * The operation table `call` looks ids up in (@reelbase/core's `operations`); none by default,
+   * so that the client needs nothing of core at run time. @reelbase/http's `createClient` gives core's.
+   */
   operations?: readonly Operation<unknown>[];
 };
 
@@ -63,7 +66,7 @@ export interface Client {
  */
 export function createClient(options: ClientOptions): Client {
   const transport = options.transport ?? (options.service ? inProcessTransport(options.service) : httpTransport(options.baseUrl!));
-  const table = options.operations ?? defaultOperations;
+  const table = options.operations ?? [];
   const byId = new Map(table.map((op) => [op.id, op]));
   const baseHeaders: Record<string, string> = {};
   if (options.token) baseHeaders.authorization = `Bearer ${options.token}`;

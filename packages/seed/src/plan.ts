@@ -1,5 +1,4 @@
-import { canonicalTag } from '../representations/tag';
-import { maxTagsPerVideo, readTagWord } from '../domain/tags';
+import { canonicalTag, maxTagsPerVideo, readTagWord } from '@reelbase/core/seeding';
 import type { PopulationOptions } from './options';
 import { Random, weighted, zipf } from './random';
 import { tagWords } from './words';

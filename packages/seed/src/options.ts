@@ -1,4 +1,4 @@
-import { readTagWord } from '../domain/tags';
+import { readTagWord } from '@reelbase/core/seeding';
 
 /** How big a synthetic population is, and the seed that makes it reproducible. */
 export interface PopulationOptions {

@@ -1,4 +1,4 @@
-import type { Doc, Store } from '../store/store';
+import type { Doc, Store } from '@reelbase/core';
 
 /**
  * Writes a collection's batches with one insertMany in flight while the caller builds the next:
