@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isoFromMs } from '../src/population/iso-times';
-import { isoTime } from '../src/representations/common';
+import { isoTime } from '../src/support/time';
 
 describe('isoFromMs', () => {
   it('writes the same text as isoTime, at day and second boundaries and fractions of a millisecond', () => {

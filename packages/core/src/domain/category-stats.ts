@@ -12,19 +12,7 @@ import { listableGroups } from './groups';
 import { withMembers } from './memberships';
 import { representContext } from './users';
 import { visibleVideos } from './visibility';
-
-/**
- * What a category holds for one viewer, as its lists show them: the filters below are the ones the
- * lists page through, so each total is its list's.
- */
-export interface CategoryStats {
-  channels: number;
-  groups: number;
-  users: number;
-  videos: number;
-  /** When a video the viewer may see was last put in the category (reelbase features no videos itself); null when none was. */
-  lastVideoTime: string | null;
-}
+import type { CategoryStats } from '../records/category';
 
 /** The videos in a category (or a subcategory) that `viewer` may see: `/categories/{category}/videos`. */
 export const categoryVideos = (category: Category, viewer: UserRecord | null): Filter => and(inCategory(category), visibleVideos(viewer));

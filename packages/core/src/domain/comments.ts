@@ -6,18 +6,7 @@ import type { Context } from '../engine/operation';
 import { representComment } from '../representations/comment';
 import { findById } from './lookup';
 import { representContext } from './users';
-
-/** A comment on a video; a reply is a comment whose `parent_id` names a top-level comment. */
-export type CommentRecord = {
-  id: string;
-  video_id: string;
-  user_id: string;
-  parent_id: string | null;
-  text: string;
-  created_time: string;
-  /** Kept in step by the operations that add and delete replies. */
-  replies_total: number;
-};
+import type { CommentRecord } from '../records/comment';
 
 /** Comment codes of SPEC.md, Errors. */
 export const commentCodes = {

@@ -6,7 +6,7 @@ import type { Context } from '../engine/operation';
 import { representProject } from '../representations/project';
 import { findById } from './lookup';
 import { loadOwnedVideo } from './owned-video';
-import type { ProjectRecord } from './project-records';
+import type { ProjectRecord } from '../records/project';
 import { actingUser, representContext } from './users';
 import { setParentFolder } from './video-containers';
 import { readVideoUris } from './video-uris';

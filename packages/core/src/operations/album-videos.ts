@@ -11,10 +11,10 @@ import { readVideoUris } from '../domain/video-uris';
 import { loadVideo, loadVisibleVideo, representOne } from '../domain/videos';
 import { assertCanView } from '../domain/visibility';
 import { passwordGuess } from '../domain/password-guesses';
-import type { AlbumRecord, AlbumVideoRecord } from '../domain/album-records';
+import type { AlbumRecord, AlbumVideoRecord } from '../records/album';
 import type { UserRecord, VideoRecord } from '../records';
 import { representAlbum } from '../representations/album';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { and, eq, isIn, ne, or } from '../store/filters';
 import { matching } from '../store/search';
 

@@ -3,12 +3,12 @@ import { listParams, listReply, orderOf, pageOf, type ListParams } from '../engi
 import { created, deleted, ok, operation, updated } from '../engine/operation';
 import { since } from '../engine/versions';
 import { deleteAlbumPictures } from '../domain/album-pictures';
-import type { AlbumRecord } from '../domain/album-records';
+import type { AlbumRecord } from '../records/album';
 import { albumFields, albumListSorts, albumPatch, loadAlbum, loadOwnedAlbum, newAlbum, newAlbumFields, representOneAlbum, type AlbumListSort } from '../domain/albums';
 import { listedAlbums } from '../domain/listed-totals';
 import { actingUser, representContext, targetUser } from '../domain/users';
 import type { UserRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { representAlbum } from '../representations/album';
 import { and, eq } from '../store/filters';
 import { matching } from '../store/search';

@@ -3,9 +3,10 @@ import { ApiError, codes } from '../engine/errors';
 import { listParams, listReply, pageOf, type ListParams } from '../engine/list';
 import { noContent, operation, type Context } from '../engine/operation';
 import { loadCategory } from '../domain/categories';
-import { categoriesOfChannel, channelsInCategory, setChannelCategories } from '../domain/channel-categories';
+import { channelsInCategory, setChannelCategories } from '../domain/channel-categories';
+import { categoriesOfChannel } from '../catalog/categories';
 import { channelSorts, listVisibleChannels, type ChannelSort } from '../domain/channel-lists';
-import type { ChannelRecord } from '../domain/channel-records';
+import type { ChannelRecord } from '../records/channel';
 import { assertModerator, loadChannel } from '../domain/channels';
 import { representCategories } from '../domain/category-stats';
 

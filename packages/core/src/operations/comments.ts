@@ -2,21 +2,14 @@ import { object, optional, size, string } from 'superstruct';
 import { forbidden, invalidField } from '../engine/errors';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { created, noContent, ok, operation, updated, type Context, type Reply } from '../engine/operation';
-import {
-  assertMayComment,
-  assertNotSpam,
-  commentCodes,
-  commentText,
-  loadComment,
-  representComments,
-  type CommentRecord,
-} from '../domain/comments';
+import { assertMayComment, assertNotSpam, commentCodes, commentText, loadComment, representComments } from '../domain/comments';
+import { type CommentRecord } from '../records/comment';
 import { representContext } from '../domain/users';
 import { loadVisibleVideo } from '../domain/videos';
 import { pathChannel } from '../domain/channel-videos';
 import type { UserRecord } from '../records';
 import { representComment } from '../representations/comment';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { and, eq } from '../store/filters';
 import { matching } from '../store/search';
 

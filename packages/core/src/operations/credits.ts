@@ -12,7 +12,7 @@ import { videoFields } from '../domain/video-fields';
 import { loadVisibleVideo } from '../domain/videos';
 import { pathChannel } from '../domain/channel-videos';
 import type { CreditRecord, UserRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { representCredit } from '../representations/credit';
 import { eq } from '../store/filters';
 

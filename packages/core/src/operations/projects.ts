@@ -1,11 +1,11 @@
 import { boolean, object, optional, string } from 'superstruct';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { created, noContent, ok, operation } from '../engine/operation';
-import type { ProjectRecord } from '../domain/project-records';
+import type { ProjectRecord } from '../records/project';
 import { loadProject, projectFamily, projectOwner, readProjectName, removeProject, representOneProject } from '../domain/projects';
 import { representContext } from '../domain/users';
 import type { UserRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { representProject } from '../representations/project';
 import { eq } from '../store/filters';
 

@@ -1,4 +1,4 @@
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 
 const DAY = 86_400_000;
 const days = new Map<number, string>();

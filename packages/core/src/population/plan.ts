@@ -1,4 +1,4 @@
-import { canonicalTag } from '../representations/tag';
+import { canonicalTag } from '../records/tag';
 import { maxTagsPerVideo, readTagWord } from '../domain/tags';
 import type { PopulationOptions } from './options';
 import { Random, weighted, zipf } from './random';
