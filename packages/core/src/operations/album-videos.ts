@@ -3,7 +3,7 @@ import { notFound } from '../engine/errors';
 import { listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { created, noContent, ok, operation } from '../engine/operation';
 import { albumVideoPage, albumVideoSorts, type AlbumVideoListParams } from '../domain/album-video-list';
-import { albumListSorts, assertAlbumOpen, assertMayAddToAlbum, loadAlbum, loadOwnedAlbum, mayAddToAlbums, representOneAlbum, type AlbumListSort } from '../domain/albums';
+import { albumListSorts, assertAlbumOpen, assertMayAddToAlbum, loadAlbum, loadOwnedAlbum, mayAddToAlbums, type AlbumListSort } from '../domain/albums';
 import { inOrderOf, memberPage } from '../domain/memberships';
 import { representContext } from '../domain/users';
 import { albumVideoRow, appendToAlbum, setAlbumVideos, takeOutOfAlbum } from '../domain/video-containers';
@@ -62,7 +62,7 @@ export const replaceAlbumVideos = operation({
     // Videos the album already holds may stay; the others must be addable.
     for (const video of videos) if (!held.has(video.id)) await assertMayAddToAlbum(ctx, album, video);
     const saved = await setAlbumVideos(ctx.store, album, videos, isoTime(ctx.now()));
-    return created(representOneAlbum(ctx, saved, owner), 'album');
+    return created(representAlbum(saved, owner, representContext(ctx)), 'album');
   },
 });
 
