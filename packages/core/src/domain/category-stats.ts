@@ -2,15 +2,11 @@ import type { Filter, Store } from '../store/store';
 import { and, eq, inSelect } from '../store/filters';
 import type { Category } from '../catalog/categories';
 import type { UserRecord } from '../records';
-import type { Context } from '../engine/operation';
-import { representCategory } from '../representations/category';
-import { categoryFollowTimes } from './category-follows';
 import { inCategory, lastVideoTime } from './categories';
 import { channelsInCategory } from './channel-categories';
 import { visibleChannels } from './channel-visibility';
 import { listableGroups } from './groups';
 import { withMembers } from './memberships';
-import { representContext } from './users';
 import { visibleVideos } from './visibility';
 import type { CategoryStats } from '../records/category';
 
@@ -45,25 +41,4 @@ export async function categoryStats(store: Store, category: Category, viewer: Us
     lastVideoTime(store, category, viewer),
   ]);
   return { channels, groups, users, videos, lastVideoTime: lastVideo };
-}
-
-/**
- * Category representations for the caller, with the caller's follow of each (`followed`, when the
- * caller already has the times; else one query for all). Only a category read by itself carries
- * its stats (`withStats`): each is a count over every video of the category the caller may see
- * (seconds for a list of categories cold at 300,000 videos), so lists show the connections
- * without totals, as an embedded category does.
- */
-export async function representCategories(
-  ctx: Context<unknown>,
-  list: readonly Category[],
-  { followed, withStats = false }: { followed?: ReadonlyMap<string, string>; withStats?: boolean } = {},
-): Promise<Record<string, unknown>[]> {
-  const viewer = ctx.principal.user;
-  const rc = representContext(ctx);
-  const [times, stats] = await Promise.all([
-    followed ?? categoryFollowTimes(ctx.store, viewer, list.map((c) => c.slug)),
-    withStats ? Promise.all(list.map((c) => categoryStats(ctx.store, c, viewer))) : null,
-  ]);
-  return list.map((c, i) => representCategory(c, rc, times.get(c.slug) ?? null, stats?.[i] ?? null));
 }

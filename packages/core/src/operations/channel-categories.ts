@@ -8,7 +8,7 @@ import { categoriesOfChannel } from '../catalog/categories';
 import { channelSorts, listVisibleChannels, type ChannelSort } from '../domain/channel-lists';
 import type { ChannelRecord } from '../records/channel';
 import { assertModerator, loadChannel } from '../domain/channels';
-import { representCategories } from '../domain/category-stats';
+import { representCategories } from './categories';
 
 /** The channel of a category write: one the caller may see (404) and moderates (403/3200). */
 async function moderatedChannel(ctx: Context<unknown>): Promise<ChannelRecord> {

@@ -7,9 +7,9 @@ import { loadCategory } from '../domain/categories';
 import type { CategoryFollowRecord } from '../records/feed';
 import { actingUser } from '../domain/users';
 import type { UserRecord } from '../records';
-import { representCategories } from '../domain/category-stats';
 import { isoTime } from '../support/time';
 import { eq, where } from '../store/filters';
+import { representCategories } from './categories';
 
 /** SPEC.md request convention 6 and Errors 3200: only the user themselves sees or changes the categories they follow. */
 const follower = (ctx: Context<unknown>): Promise<UserRecord> => actingUser(ctx, 'see or change the categories they follow');
