@@ -1,4 +1,4 @@
-import type { StoredImage } from './media/image-links';
+import type { StoredImage } from './records/image';
 
 /** A text track's file in the blob store; `version` goes up with each upload and is part of its links. */
 export interface TrackFile {
@@ -166,10 +166,10 @@ export interface RenditionSet {
   /** The file they were made from (`VideoFile.key`). */
   source: string;
   master: string;
-  list: import('./media/media-tools').Rendition[];
+  list: import('@reelbase/media').Rendition[];
   time: string;
   /** Sprite sheets and their WebVTT file, in the same directory; absent on sets made before them. */
-  storyboard?: import('./media/media-tools').Storyboard;
+  storyboard?: import('@reelbase/media').Storyboard;
 }
 
 /** A video's file in the blob store, with what the probe found. */

@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import { ApiError, codes } from '../engine/errors';
 
 /** What the store knows of one blob. */
 export interface BlobInfo {
@@ -36,19 +35,6 @@ export class BlobUnavailableError extends Error {
     this.name = 'BlobUnavailableError';
   }
 }
-
-/** The answer to a request the blob store could not serve now: nothing of it was kept, retry later. */
-export const blobsUnavailable = (): ApiError =>
-  new ApiError(
-    503,
-    codes.unexpected,
-    'The file storage is not available right now. Please try again shortly.',
-    `The blob store could not be reached; nothing of this request was kept. Retry in ${blobsRetryAfterSeconds} seconds.`,
-    undefined,
-    { 'Retry-After': String(blobsRetryAfterSeconds) },
-  );
-
-const blobsRetryAfterSeconds = 10;
 
 /**
  * What a transport lends core: enough to check, probe, write, move and remove files. A blob becomes

@@ -1,3 +1,5 @@
+import type { ChannelRecord } from '../records/channel';
+
 /**
  * The category tree that ships with the service: top-level categories and their subcategories.
  * Slugs are the `{category}` of paths; names are what people read.
@@ -38,3 +40,6 @@ export const categories: ReadonlyMap<string, Category> = new Map(
 export const topLevelCategories = (): Category[] => [...categories.values()].filter((c) => c.parent === null);
 
 export const subcategoriesOf = (slug: string): Category[] => [...categories.values()].filter((c) => c.parent === slug);
+
+/** A channel's categories, skipping any the shipped tree no longer has. */
+export const categoriesOfChannel = (channel: ChannelRecord): Category[] => channel.categories.flatMap((slug) => categories.get(slug) ?? []);

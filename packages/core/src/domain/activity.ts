@@ -2,8 +2,8 @@ import type { Filter } from '../store/store';
 import { gte, inSelect } from '../store/filters';
 import type { Context } from '../engine/operation';
 import type { UserRecord } from '../records';
-import { isoTime } from '../representations/common';
-import type { UserActivityRecord } from './people-records';
+import { isoTime } from '../support/time';
+import type { UserActivityRecord } from '../records/people';
 
 /** `filter=online` admits users active within this many seconds. */
 const onlineSeconds = 5 * 60;

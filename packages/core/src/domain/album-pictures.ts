@@ -1,19 +1,8 @@
 import type { Store } from '../store/store';
 import type { PictureRecord } from '../records';
 import { ownerMediaPrefix } from '../media/image-links';
-import type { AlbumRecord } from './album-records';
+import { type AlbumRecord, albumPictures, type AlbumPictureKind } from '../records/album';
 import { deleteOwnedPicture, insertOwnedPicture, loadOwnedPicture, ownedPicturesOf, setOwnedPictureActive } from './owned-pictures';
-
-/**
- * An album's images, each kind with one active image at most, which the album keeps a copy of:
- * custom logos (the active one shows in the album's player, `custom_logo`) and custom thumbnails
- * (the active one is the album's `pictures`).
- */
-export const albumPictures = {
-  logo: { collection: 'albums', ownerKind: 'album_logo', segment: 'logos', active: 'active_logo', noun: 'logo' },
-  thumbnail: { collection: 'albums', ownerKind: 'album_thumbnail', segment: 'custom_thumbnails', active: 'active_thumbnail', noun: 'custom thumbnail' },
-} as const;
-export type AlbumPictureKind = keyof typeof albumPictures;
 
 /** The picture owner kinds of albums. */
 export const albumPictureOwnerKinds: readonly string[] = Object.values(albumPictures).map((k) => k.ownerKind);

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../representations/common';
+import { escapeHtml } from '../support/html';
 import { accentColor, htmlPage, playerMarkup, type PlayerPageInput } from './player-page';
 
 /** One video of the album player's list: a link that plays it on the album's page. */

@@ -5,7 +5,7 @@ import type { VideoRecord } from '../records';
 import { invalidField } from '../engine/errors';
 import { by, listReply, orderOf, pageOf, type ListParams, type Page } from '../engine/list';
 import type { Context, Reply } from '../engine/operation';
-import type { AlbumRecord, AlbumVideoRecord } from './album-records';
+import type { AlbumRecord, AlbumVideoRecord } from '../records/album';
 import { idsOf, inOrderOf, withMembers } from './memberships';
 import { clipSorts, videoListFilter } from './video-lists';
 import { readVideoUri } from './video-uris';

@@ -4,15 +4,14 @@ import { forbidden, invalidField, notFound } from '../engine/errors';
 import { by } from '../engine/list';
 import type { Context } from '../engine/operation';
 import { since } from '../engine/versions';
-import { isoTime } from '../representations/common';
-import { representAlbum } from '../representations/album';
-import type { AlbumRecord } from './album-records';
+import { isoTime } from '../support/time';
+import type { AlbumRecord } from '../records/album';
 import { readDomain } from './embed-domains';
 import { findById } from './lookup';
 import { stripUndefined } from './patch';
 import { hashSecret } from './secrets';
 import { passwordGuess } from './password-guesses';
-import { representContext, targetUser } from './users';
+import { targetUser } from './users';
 import { assertCanView } from './visibility';
 
 /** How lists of albums sort (SPEC.md, GET /me/albums): alphabetical, date (newest first), duration, videos (most first). */
@@ -152,4 +151,3 @@ export async function assertMayAddToAlbum(ctx: Context<unknown>, album: AlbumRec
   if (!video.privacy.add) throw forbidden("The video's owner does not allow adding it to albums (privacy.add is false).");
 }
 
-export const representOneAlbum = (ctx: Context<unknown>, album: AlbumRecord, owner: UserRecord) => representAlbum(album, owner, representContext(ctx));

@@ -1,6 +1,6 @@
 import type { Store } from '../store/store';
 import { eq, lte } from '../store/filters';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import type { SignInFailureRecord } from './identity/records';
 
 /**

@@ -5,7 +5,7 @@ import { categories, subcategoriesOf, type Category } from '../catalog/categorie
 import type { UserRecord, VideoCategoryRecord, VideoRecord } from '../records';
 import { invalidField, notFound } from '../engine/errors';
 import { by } from '../engine/list';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { recordActivity, withdrawActivity } from './activities';
 import { visibleVideos } from './visibility';
 

@@ -3,7 +3,7 @@ import { and, eq, isIn } from '../store/filters';
 import { categories } from '../catalog/categories';
 import type { UserRecord } from '../records';
 import { withSubcategories } from './categories';
-import type { CategoryFollowRecord } from './feed-records';
+import type { CategoryFollowRecord } from '../records/feed';
 
 /** The rows of the categories a user follows; a user follows at most the whole (small) catalog. */
 const followsOf = async (store: Store, userId: string, slugs?: string[]): Promise<CategoryFollowRecord[]> =>

@@ -2,29 +2,13 @@ import type { Filter, Store } from '../store/store';
 import { and, eq, inSelect } from '../store/filters';
 import type { Category } from '../catalog/categories';
 import type { UserRecord } from '../records';
-import type { Context } from '../engine/operation';
-import { representCategory } from '../representations/category';
-import { categoryFollowTimes } from './category-follows';
 import { inCategory, lastVideoTime } from './categories';
 import { channelsInCategory } from './channel-categories';
 import { visibleChannels } from './channel-visibility';
 import { listableGroups } from './groups';
 import { withMembers } from './memberships';
-import { representContext } from './users';
 import { visibleVideos } from './visibility';
-
-/**
- * What a category holds for one viewer, as its lists show them: the filters below are the ones the
- * lists page through, so each total is its list's.
- */
-export interface CategoryStats {
-  channels: number;
-  groups: number;
-  users: number;
-  videos: number;
-  /** When a video the viewer may see was last put in the category (reelbase features no videos itself); null when none was. */
-  lastVideoTime: string | null;
-}
+import type { CategoryStats } from '../records/category';
 
 /** The videos in a category (or a subcategory) that `viewer` may see: `/categories/{category}/videos`. */
 export const categoryVideos = (category: Category, viewer: UserRecord | null): Filter => and(inCategory(category), visibleVideos(viewer));
@@ -57,25 +41,4 @@ export async function categoryStats(store: Store, category: Category, viewer: Us
     lastVideoTime(store, category, viewer),
   ]);
   return { channels, groups, users, videos, lastVideoTime: lastVideo };
-}
-
-/**
- * Category representations for the caller, with the caller's follow of each (`followed`, when the
- * caller already has the times; else one query for all). Only a category read by itself carries
- * its stats (`withStats`): each is a count over every video of the category the caller may see
- * (seconds for a list of categories cold at 300,000 videos), so lists show the connections
- * without totals, as an embedded category does.
- */
-export async function representCategories(
-  ctx: Context<unknown>,
-  list: readonly Category[],
-  { followed, withStats = false }: { followed?: ReadonlyMap<string, string>; withStats?: boolean } = {},
-): Promise<Record<string, unknown>[]> {
-  const viewer = ctx.principal.user;
-  const rc = representContext(ctx);
-  const [times, stats] = await Promise.all([
-    followed ?? categoryFollowTimes(ctx.store, viewer, list.map((c) => c.slug)),
-    withStats ? Promise.all(list.map((c) => categoryStats(ctx.store, c, viewer))) : null,
-  ]);
-  return list.map((c, i) => representCategory(c, rc, times.get(c.slug) ?? null, stats?.[i] ?? null));
 }

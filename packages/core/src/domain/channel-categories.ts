@@ -2,15 +2,12 @@ import type { Filter, Store } from '../store/store';
 import { and, eq, inSelect, isIn, notIn } from '../store/filters';
 import { categories, type Category } from '../catalog/categories';
 import { invalidField } from '../engine/errors';
-import { isoTime } from '../representations/common';
-import type { ChannelCategoryRecord, ChannelRecord } from './channel-records';
+import { isoTime } from '../support/time';
+import type { ChannelCategoryRecord, ChannelRecord } from '../records/channel';
 import { withSubcategories } from './categories';
 
 /** The most categories a channel may be in (SPEC.md leaves the number unstated): 400/2204 beyond. */
 export const maxChannelCategories = 2;
-
-/** A channel's categories, skipping any the shipped tree no longer has. */
-export const categoriesOfChannel = (channel: ChannelRecord): Category[] => channel.categories.flatMap((slug) => categories.get(slug) ?? []);
 
 /** The channels in a category (or one of its subcategories), as a store filter; callers add the visibility rule. */
 export const channelsInCategory = (category: Category): Filter =>

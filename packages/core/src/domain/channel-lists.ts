@@ -3,7 +3,7 @@ import { and } from '../store/filters';
 import { matching } from '../store/search';
 import { by, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import type { Context, Reply } from '../engine/operation';
-import type { ChannelRecord } from './channel-records';
+import type { ChannelRecord } from '../records/channel';
 import { representChannels, type AddToChannels } from './channels';
 import { visibleChannels } from './channel-visibility';
 

@@ -3,8 +3,8 @@ import { eq, where } from '../store/filters';
 import type { UserRecord } from '../records';
 import { listReply, pageOf, type ListParams } from '../engine/list';
 import type { Context, Reply } from '../engine/operation';
-import { isoTime } from '../representations/common';
-import type { ChannelRecord, ChannelUserRecord } from './channel-records';
+import { isoTime } from '../support/time';
+import type { ChannelRecord, ChannelUserRecord } from '../records/channel';
 import { memberUsers, type MemberSort } from './memberships';
 import { representUsers } from './users';
 

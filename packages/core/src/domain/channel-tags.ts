@@ -1,9 +1,10 @@
 import type { Store } from '../store/store';
 import { ApiError, badRequest, codes, invalidField } from '../engine/errors';
 import type { Context } from '../engine/operation';
-import { isoTime } from '../representations/common';
-import type { ChannelRecord } from './channel-records';
-import { newTags, readTagList, readTagWord, rememberTag, type TagWord } from './tags';
+import { isoTime } from '../support/time';
+import type { ChannelRecord } from '../records/channel';
+import { newTags, readTagList, readTagWord, rememberTag } from './tags';
+import { type TagWord } from '../records/tag';
 
 /** SPEC.md, Limits: at most 20 tags per channel (400/2501 beyond). */
 export const maxTagsPerChannel = 20;

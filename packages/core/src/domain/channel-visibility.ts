@@ -1,7 +1,7 @@
 import type { Filter, Store } from '../store/store';
 import { and, eq, inSelect, or, where } from '../store/filters';
 import type { UserRecord } from '../records';
-import type { ChannelRecord } from './channel-records';
+import type { ChannelRecord } from '../records/channel';
 import { viewerFilter } from './viewer-filters';
 
 /**

@@ -4,7 +4,7 @@ import type { UserRecord } from '../records';
 import { forbidden, notFound } from '../engine/errors';
 import type { Context } from '../engine/operation';
 import { representChannel } from '../representations/channel';
-import type { ChannelRecord, ChannelUserRecord, ChannelVideoRecord } from './channel-records';
+import type { ChannelRecord, ChannelUserRecord, ChannelVideoRecord } from '../records/channel';
 import { canViewChannel, isModerator } from './channel-visibility';
 import { representContext } from './users';
 

@@ -1,7 +1,7 @@
 import { invalidField } from '../engine/errors';
 import type { Store } from '../store/store';
 import type { VideoRecord } from '../records';
-import type { ChapterRecord } from './chapter-records';
+import type { ChapterRecord } from '../records/chapter';
 import { chaptersOf } from './chapters';
 
 /** A chapter as a WebVTT cue gives it: where it starts and its title. */

@@ -2,7 +2,7 @@ import { invalidField, notFound } from '../engine/errors';
 import type { Store } from '../store/store';
 import { and, eq } from '../store/filters';
 import type { VideoRecord } from '../records';
-import type { ChapterRecord } from './chapter-records';
+import type { ChapterRecord } from '../records/chapter';
 import { findById } from './lookup';
 
 /** A video's chapters, earliest first (the order they play in). */

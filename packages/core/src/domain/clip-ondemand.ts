@@ -2,8 +2,7 @@ import type { Store } from '../store/store';
 import { and, eq, isIn } from '../store/filters';
 import type { UserRecord, VideoRecord } from '../records';
 import { by } from '../engine/list';
-import type { ClipOndemand, ClipPurchases } from '../representations/video-ondemand';
-import type { OndemandPageRecord, PageVideoRecord, PurchaseRecord, SeasonRecord } from './ondemand-records';
+import type { ClipPurchases, ClipOndemand, OndemandPageRecord, PageVideoRecord, PurchaseRecord, SeasonRecord } from '../records/ondemand';
 import { viewableRows } from './ondemand-page-lists';
 
 /**

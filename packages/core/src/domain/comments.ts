@@ -1,23 +1,10 @@
 import type { Store } from '../store/store';
-import { isIn, where } from '../store/filters';
+import { where } from '../store/filters';
 import type { UserRecord, VideoRecord } from '../records';
 import { ApiError, forbidden, invalidField, notFound } from '../engine/errors';
 import type { Context } from '../engine/operation';
-import { representComment } from '../representations/comment';
 import { findById } from './lookup';
-import { representContext } from './users';
-
-/** A comment on a video; a reply is a comment whose `parent_id` names a top-level comment. */
-export type CommentRecord = {
-  id: string;
-  video_id: string;
-  user_id: string;
-  parent_id: string | null;
-  text: string;
-  created_time: string;
-  /** Kept in step by the operations that add and delete replies. */
-  replies_total: number;
-};
+import type { CommentRecord } from '../records/comment';
 
 /** Comment codes of SPEC.md, Errors. */
 export const commentCodes = {
@@ -72,12 +59,3 @@ export function assertNotSpam(ctx: Context<unknown>, text: string): void {
 /** `word` not inside a longer word: neither side touches a letter or digit (any script). */
 const wholeWord = (word: string): RegExp =>
   new RegExp(`(?<![\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'iu');
-
-/** Comment representations for a page of comments, their authors loaded in one query. */
-export async function representComments(ctx: Context<unknown>, comments: CommentRecord[]): Promise<Record<string, unknown>[]> {
-  if (comments.length === 0) return [];
-  const { items } = await ctx.store.find<UserRecord>('users', { where: isIn('id', [...new Set(comments.map((c) => c.user_id))]) });
-  const authors = new Map(items.map((u) => [u.id, u]));
-  const rc = representContext(ctx);
-  return comments.map((c) => representComment(c, authors.get(c.user_id)!, rc));
-}

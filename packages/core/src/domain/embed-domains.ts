@@ -2,7 +2,7 @@ import type { Store } from '../store/store';
 import { where } from '../store/filters';
 import type { VideoDomainRecord, VideoRecord } from '../records';
 import { invalidField } from '../engine/errors';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 
 /** A host name: dot-separated labels of letters, digits and inner hyphens, ending in a label that starts with a letter. */
 const domainName = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;

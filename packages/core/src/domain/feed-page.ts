@@ -2,7 +2,7 @@ import type { Filter, Store } from '../store/store';
 import { and, gt, lt } from '../store/filters';
 import { by, type Page } from '../engine/list';
 import type { FeedCursor } from './feed-cursor';
-import type { ActivityRecord } from './feed-records';
+import type { ActivityRecord } from '../records/feed';
 
 export interface FeedPage {
   activities: ActivityRecord[];

@@ -2,8 +2,8 @@ import { and, eq, lte } from '../store/filters';
 import { ApiError } from '../engine/errors';
 import { by } from '../engine/list';
 import type { Context } from '../engine/operation';
-import { isoTime } from '../representations/common';
-import type { FollowLogRecord } from './people-records';
+import { isoTime } from '../support/time';
+import type { FollowLogRecord } from '../records/people';
 
 /** SPEC.md, Errors: the user is rate-limited from following. */
 export const followRateLimited = 9006;

@@ -4,7 +4,7 @@ import type { FollowRecord, UserRecord } from '../records';
 import { forbidden, invalidField } from '../engine/errors';
 import { listReply, pageOf, type ListParams } from '../engine/list';
 import type { Context, Reply } from '../engine/operation';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { spendFollowAllowance } from './follow-limit';
 import { memberUsers, type MemberSort } from './memberships';
 import { representUsers } from './users';

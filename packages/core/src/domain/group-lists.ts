@@ -5,7 +5,7 @@ import type { UserRecord } from '../records';
 import { by, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import type { Context, Reply } from '../engine/operation';
 import { representGroup } from '../representations/group';
-import type { GroupMemberRecord, GroupRecord } from './group-records';
+import type { GroupMemberRecord, GroupRecord } from '../records/group';
 import { listableGroups } from './groups';
 import { representContext } from './users';
 

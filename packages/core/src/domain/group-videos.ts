@@ -1,8 +1,8 @@
 import type { Filter, Store } from '../store/store';
 import { and, eq, inSelect, where } from '../store/filters';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { recordActivity, withdrawActivity } from './activities';
-import type { GroupRecord, GroupVideoRecord } from './group-records';
+import type { GroupRecord, GroupVideoRecord } from '../records/group';
 
 /** The videos listed in a group, as a store filter on videos; pending ones only when `withPending`. */
 export const inGroup = (groupId: string, withPending: boolean): Filter =>

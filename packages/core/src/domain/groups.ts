@@ -2,8 +2,8 @@ import type { Filter, Store } from '../store/store';
 import { eq, inSelect, or, where } from '../store/filters';
 import type { UserRecord } from '../records';
 import { forbidden, notFound } from '../engine/errors';
-import { isoTime } from '../representations/common';
-import { moderatorRoles, type GroupMemberRecord, type GroupRecord, type GroupRole } from './group-records';
+import { isoTime } from '../support/time';
+import { moderatorRoles, type GroupMemberRecord, type GroupRecord, type GroupRole } from '../records/group';
 import { findById } from './lookup';
 
 /** The group a path names (404 when missing). Anyone may read a group; its contents may be closed. */

@@ -1,14 +1,14 @@
 import type { Store } from '../store/store';
 import type { PictureRecord, TimelineThumbnailRecord, UserRecord, VideoRecord } from '../records';
-import type { ChapterRecord } from './chapter-records';
-import type { CustomLogoRecord } from './embed-records';
-import type { AlbumRecord } from './album-records';
-import type { OndemandPageRecord } from './ondemand-records';
-import { albumPictureOwnerKinds, albumPictures } from './album-pictures';
+import type { ChapterRecord } from '../records/chapter';
+import type { CustomLogoRecord } from '../records/embed';
+import { type AlbumRecord, albumPictures } from '../records/album';
+import type { OndemandPageRecord } from '../records/ondemand';
+import { albumPictureOwnerKinds } from './album-pictures';
 import { pageMedia } from './ondemand-media';
 import { findById } from './lookup';
-import type { FrameSource, ImageFamily, StoredImage } from '../media/image-links';
-import { frameSource } from '../representations/picture';
+import { type FrameSource, type ImageFamily, frameSource } from '../media/image-links';
+import type { StoredImage } from '../records/image';
 
 /** The record behind an image link, with what serving and replacing its image need. */
 export interface ImageRecord {

@@ -1,7 +1,7 @@
 import type { Filter, Store } from '../store/store';
 import { and, eq, isIn, ne } from '../store/filters';
 import type { UserRecord } from '../records';
-import type { ListedTotals } from '../representations/user';
+import type { ListedTotals } from '../records/user-facts';
 import { visibleChannels } from './channel-visibility';
 import { listableGroups } from './groups';
 import { withMembers } from './memberships';

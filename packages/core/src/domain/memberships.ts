@@ -4,7 +4,7 @@ import { matching } from '../store/search';
 import { by, orderOf, type Page } from '../engine/list';
 import type { UserRecord } from '../records';
 import { deepFreeze, isShared, sharedOnce } from '../store/copy-json';
-import { identityOf, Remembered } from '../representations/remembered';
+import { identityOf, Remembered } from '../support/remembered';
 
 /**
  * The rows matching `rows.where` whose `field` names a member (in `members`, by id) that matches

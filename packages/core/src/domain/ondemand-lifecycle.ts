@@ -3,10 +3,10 @@ import { invalidField } from '../engine/errors';
 import type { Context } from '../engine/operation';
 import { and, eq, inSelect, lte, ne } from '../store/filters';
 import type { Store } from '../store/store';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { readDateTime } from './date-time';
 import { recordActivity } from './activities';
-import type { OndemandPageRecord, PageVideoRecord } from './ondemand-records';
+import type { OndemandPageRecord, PageVideoRecord } from '../records/ondemand';
 
 /**
  * The On Demand page lifecycle (SPEC.md, States): draft → published by PATCH publish.active, by a

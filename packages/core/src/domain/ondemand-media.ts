@@ -1,7 +1,7 @@
 import type { Store } from '../store/store';
 import type { PictureRecord } from '../records';
 import { deleteOwnedPicture, insertOwnedPicture, loadOwnedPicture, setOwnedPictureActive } from './owned-pictures';
-import type { OndemandPageRecord } from './ondemand-records';
+import type { OndemandPageRecord } from '../records/ondemand';
 import { ownerMediaPrefix } from '../media/image-links';
 
 /** A page's images: posters (`/pictures`) and backgrounds, each kind with one active image at most. */

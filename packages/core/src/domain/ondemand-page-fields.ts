@@ -2,8 +2,8 @@ import { array, boolean, enums, max, min, number, object, optional, pattern, ref
 import { contentRatings } from '../catalog/content';
 import { currencies, rentalPeriods } from '../catalog/ondemand-prices';
 import { invalidField } from '../engine/errors';
-import { isoTime } from '../representations/common';
-import type { OndemandPageRecord, PriceList } from './ondemand-records';
+import { isoTime } from '../support/time';
+import type { OndemandPageRecord, PriceList } from '../records/ondemand';
 
 const bool = () => optional(boolean());
 /** A price: more than nothing, less than absurd. */

@@ -3,7 +3,7 @@ import { and, eq, inSelect } from '../store/filters';
 import type { UserRecord } from '../records';
 import type { Context } from '../engine/operation';
 import { withMembers } from './memberships';
-import type { OndemandPageRecord } from './ondemand-records';
+import type { OndemandPageRecord, PageTotals } from '../records/ondemand';
 import { visibleVideos } from './visibility';
 
 /**
@@ -22,16 +22,6 @@ export const pageLikers = (viewer: UserRecord | null, rows: Filter): Filter =>
 /** Top-level comments on the page's videos that `viewer` may see (replies are under each comment, as on a video). */
 export const pageComments = (viewer: UserRecord | null, pageId: string): Filter =>
   and(eq('parent_id', null), inSelect('video_id', 'ondemand_videos', 'video_id', viewableRows(viewer, eq('page_id', pageId))));
-
-/** The totals of a page's doubled `metadata.connections` that depend on the viewer. */
-export interface PageTotals {
-  /** Videos of the page the viewer may see (GET …/videos). */
-  viewable: number;
-  /** Users who liked them (GET …/likes). */
-  likes: number;
-  /** Comments on them (GET …/comments). */
-  comments: number;
-}
 
 /** The totals for one page: none to count on a page without videos, and the owner sees every video. */
 export async function pageTotals(ctx: Context<unknown>, page: OndemandPageRecord): Promise<PageTotals> {

@@ -4,7 +4,7 @@ import type { UserRecord, VideoRecord } from '../records';
 import { forbidden, notFound } from '../engine/errors';
 import type { Context } from '../engine/operation';
 import { publishDuePages } from './ondemand-lifecycle';
-import type { OndemandPageRecord, PageVideoRecord } from './ondemand-records';
+import type { OndemandPageRecord, PageVideoRecord } from '../records/ondemand';
 
 /** Pages `viewer` may see: every page but other users' drafts. */
 export function visiblePages(viewer: UserRecord | null): Filter {

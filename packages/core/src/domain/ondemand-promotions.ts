@@ -5,12 +5,11 @@ import { ApiError, codes, invalidField, notFound } from '../engine/errors';
 import type { Context } from '../engine/operation';
 import { since } from '../engine/versions';
 import { where } from '../store/filters';
-import type { Store } from '../store/store';
-import { StoreConflictError } from '../store/store';
-import { isoTime } from '../representations/common';
+import { type Store, StoreConflictError } from '../store/store';
+import { isoTime } from '../support/time';
 import { readDateTime } from './date-time';
 import { findById } from './lookup';
-import type { OndemandPageRecord, PromoCodeRecord, PromotionRecord } from './ondemand-records';
+import type { OndemandPageRecord, PromoCodeRecord, PromotionRecord } from '../records/ondemand';
 
 export const productTypes = ['any', 'buy', 'buy_episode', 'rent', 'rent_episode', 'subscribe'] as const;
 

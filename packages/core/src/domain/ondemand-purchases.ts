@@ -6,9 +6,9 @@ import { by } from '../engine/list';
 import { where } from '../store/filters';
 import type { Store } from '../store/store';
 import type { UserRecord } from '../records';
-import { isoTime } from '../representations/common';
-import { noMainVideo, offerOf, unsoldReason } from './ondemand-offers';
-import type { LibraryRecord, OndemandPageRecord, PromoCodeRecord, PromotionRecord, PurchaseRecord, PurchaseType } from './ondemand-records';
+import { isoTime } from '../support/time';
+import { noMainVideo, offerOf, unsoldReason } from '../records/ondemand-offers';
+import type { LibraryRecord, OndemandPageRecord, PromoCodeRecord, PromotionRecord, PurchaseRecord, PurchaseType } from '../records/ondemand';
 
 /** The body of POST /ondemand/pages/{id}/purchases (a documented extension: SPEC.md does not say how buying happens). */
 export const purchaseFields = object({

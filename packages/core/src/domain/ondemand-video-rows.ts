@@ -1,7 +1,7 @@
 import type { Store } from '../store/store';
 import { eq, where } from '../store/filters';
 import type { VideoRecord } from '../records';
-import type { OndemandPageRecord, PageVideoRecord, SeasonRecord } from './ondemand-records';
+import type { OndemandPageRecord, PageVideoRecord, SeasonRecord } from '../records/ondemand';
 
 /**
  * The rows that put videos on On Demand pages, with the counters of pages and seasons kept

@@ -1,6 +1,6 @@
 import type { EmbedSettings, VideoRecord } from '../records';
-import { escapeHtml } from '../representations/common';
-import type { PresetSettings } from './embed-records';
+import { escapeHtml } from '../support/html';
+import type { PresetSettings } from '../records/embed';
 
 /** A `<track>` of the player: one active text track that has a file. */
 export interface PlayerTrack {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from '../engine/operation';
 import { headerOf } from '../engine/request';
 import type { UserVideoRecord, VideoRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { and, eq, gt, lte, where } from '../store/filters';
 
 /**

@@ -3,7 +3,7 @@ import { eq } from '../store/filters';
 import type { VideoRecord } from '../records';
 import { notFound } from '../engine/errors';
 import type { Context } from '../engine/operation';
-import type { EmbedPresetRecord } from './embed-records';
+import type { EmbedPresetRecord } from '../records/embed';
 import { findById } from './lookup';
 import { targetUser } from './users';
 

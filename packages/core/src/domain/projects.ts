@@ -3,11 +3,10 @@ import { eq } from '../store/filters';
 import type { UserRecord, VideoRecord } from '../records';
 import { ApiError, codes, invalidField, notFound } from '../engine/errors';
 import type { Context } from '../engine/operation';
-import { representProject } from '../representations/project';
 import { findById } from './lookup';
 import { loadOwnedVideo } from './owned-video';
-import type { ProjectRecord } from './project-records';
-import { actingUser, representContext } from './users';
+import type { ProjectRecord } from '../records/project';
+import { actingUser } from './users';
 import { setParentFolder } from './video-containers';
 import { readVideoUris } from './video-uris';
 import { deleteVideoRecords } from './videos';
@@ -77,5 +76,3 @@ export async function removeProject(store: Store, project: ProjectRecord, delete
   await store.increment<UserRecord>('users', project.user_id, 'folders_total', -1);
 }
 
-export const representOneProject = (ctx: Context<unknown>, project: ProjectRecord, owner: UserRecord) =>
-  representProject(project, owner, representContext(ctx));

@@ -3,8 +3,8 @@ import { and, eq } from '../store/filters';
 import type { TagRecord, VideoRecord, VideoTagRecord } from '../records';
 import { ApiError, codes, forbidden, invalidField } from '../engine/errors';
 import type { Context } from '../engine/operation';
-import { isoTime } from '../representations/common';
-import { canonicalTag } from '../representations/tag';
+import { isoTime } from '../support/time';
+import { canonicalTag, type TagWord } from '../records/tag';
 import { recordActivity, withdrawActivity } from './activities';
 
 /** SPEC.md, Limits: at most 20 tags per video (403 beyond). */
@@ -15,12 +15,6 @@ const maxTagLength = 100;
  * named in `/tags/{word}`) and `,` (lists travel comma-separated in forms and queries).
  */
 const rejected = /[\u0000-\u001f\u007f/,]/;
-
-/** A tag as written on a video: the spelling given (spaces collapsed) and the canonical word. */
-export interface TagWord {
-  name: string;
-  canonical: string;
-}
 
 /** Reads one tag word, or answers 400 naming `field`. */
 export function readTagWord(raw: string, field: string): TagWord {

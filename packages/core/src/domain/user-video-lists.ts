@@ -4,7 +4,7 @@ import { and, eq, inSelect, where } from '../store/filters';
 import type { UserRecord, UserVideoRecord, VideoRecord } from '../records';
 import { listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import type { Context, Reply } from '../engine/operation';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { memberPage } from './memberships';
 import { clipSorts, videoListFilter, type ClipSort } from './video-lists';
 import { representVideos } from './videos';

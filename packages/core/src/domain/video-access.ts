@@ -2,7 +2,7 @@ import type { Store } from '../store/store';
 import { where } from '../store/filters';
 import type { UserRecord, UserVideoRecord, VideoRecord } from '../records';
 import { forbidden, invalidField } from '../engine/errors';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { findUser } from './users';
 
 /** 403 unless the video is shared with a user list (privacy.view `users`). */

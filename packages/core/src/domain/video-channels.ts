@@ -1,6 +1,6 @@
 import type { Store } from '../store/store';
 import { eq } from '../store/filters';
-import type { ChannelVideoRecord } from './channel-records';
+import type { ChannelVideoRecord } from '../records/channel';
 
 /**
  * Takes a video out of every channel before it is deleted, keeping the channels' `videos_total`

@@ -7,8 +7,8 @@ import type { Store } from '../store/store';
 import { by } from '../engine/list';
 import { and, eq, notIn, where } from '../store/filters';
 import type { VideoRecord } from '../records';
-import type { AlbumRecord, AlbumVideoRecord } from './album-records';
-import type { ProjectRecord } from './project-records';
+import type { AlbumRecord, AlbumVideoRecord } from '../records/album';
+import type { ProjectRecord } from '../records/project';
 
 /** The album's membership row for a video, or null. */
 export const albumVideoRow = (store: Store, albumId: string, videoId: string): Promise<AlbumVideoRecord | null> =>

@@ -2,7 +2,7 @@ import { object, type Infer } from 'superstruct';
 import type { EmbedSettings, UserRecord, VideoRecord } from '../records';
 import { forbidden, invalidField } from '../engine/errors';
 import type { Context } from '../engine/operation';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { mergeDeep, stripUndefined } from './patch';
 import { hashSecret } from './secrets';
 import { videoFields } from './video-fields';

@@ -1,12 +1,12 @@
 import type { Filter, Store } from '../store/store';
 import { and, eq, isIn } from '../store/filters';
 import type { UserRecord, UserVideoRecord, VideoRecord } from '../records';
-import type { ProjectRecord } from './project-records';
+import type { ProjectRecord } from '../records/project';
 import { notFound } from '../engine/errors';
 import type { Context } from '../engine/operation';
 import { clipBase, withViewerState, type ViewerState } from '../representations/video';
-import { identityOf, Remembered } from '../representations/remembered';
-import type { ClipOndemand } from '../representations/video-ondemand';
+import { identityOf, Remembered } from '../support/remembered';
+import type { ClipOndemand } from '../records/ondemand';
 import { ondemandOfVideos, purchasesOf } from './clip-ondemand';
 import { mayAddToAlbums } from './albums';
 import type { RepresentContext } from '../representations/common';

@@ -2,7 +2,7 @@ import type { Filter } from '../store/store';
 import { eq } from '../store/filters';
 import type { UserRecord } from '../records';
 import { deepFreeze, isShared } from '../store/copy-json';
-import { identityOf, Remembered } from '../representations/remembered';
+import { identityOf, Remembered } from '../support/remembered';
 
 /**
  * Conditions that depend on the viewer alone (which videos, which channels they may see), built

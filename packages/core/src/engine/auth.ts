@@ -2,7 +2,7 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../store/store';
 import { isShared } from '../store/copy-json';
 import { GenerationMemory } from '../store/generation-memory';
-import { keep } from '../representations/remembered';
+import { keep } from '../support/remembered';
 import type { UserRecord } from '../records';
 import { unauthorized } from './errors';
 import type { Scope } from './scopes';

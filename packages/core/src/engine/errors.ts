@@ -74,3 +74,16 @@ export const unauthorized = (code: number, developerMessage: string): ApiError =
   new ApiError(401, code, 'You must provide a valid authenticated access token.', developerMessage, undefined, {
     'WWW-Authenticate': 'Bearer error="invalid_token"',
   });
+
+/** The answer to a request the blob store could not serve now: nothing of it was kept, retry later. */
+export const blobsUnavailable = (): ApiError =>
+  new ApiError(
+    503,
+    codes.unexpected,
+    'The file storage is not available right now. Please try again shortly.',
+    `The blob store could not be reached; nothing of this request was kept. Retry in ${blobsRetryAfterSeconds} seconds.`,
+    undefined,
+    { 'Retry-After': String(blobsRetryAfterSeconds) },
+  );
+
+const blobsRetryAfterSeconds = 10;

@@ -1,33 +1,7 @@
 import ipaddr from 'ipaddr.js';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { ApiError } from './errors';
-
-/** How many requests a caller may make per window (ServiceConfig.rateLimit). */
-export interface RateLimit {
-  max: number;
-  windowSeconds: number;
-}
-
-/** A caller's allowance in the current window, once the request at hand is counted. */
-export interface RateQuota {
-  /** Requests allowed per window. */
-  limit: number;
-  /** Requests left in the window (0 once the limit is reached). */
-  remaining: number;
-  /** When the window ends and the allowance is whole again. */
-  reset: Date;
-  /** False when this request is beyond the limit. */
-  allowed: boolean;
-}
-
-/**
- * Counts requests per caller key. The service calls `take` once per request, before anything
- * else; the in-memory limiter below is the default, and a limiter shared by several servers
- * implements the same call over their shared database.
- */
-export interface RateLimiter {
-  take(key: string, now: Date): RateQuota | Promise<RateQuota>;
-}
+import type { RateLimit, RateQuota, RateLimiter } from '../store/rate-limiter';
 
 /** The number of the fixed window `now` falls in (multiples of `windowSeconds` since the epoch). */
 export const rateWindow = (now: Date, windowSeconds: number): number => Math.floor(now.getTime() / (windowSeconds * 1000));

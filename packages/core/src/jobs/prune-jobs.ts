@@ -1,6 +1,6 @@
 import type { Store } from '../store/store';
 import { and, eq, isIn, lt } from '../store/filters';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { nextJobs } from './queue';
 
 /** How long finished jobs are kept once they finish (ServiceConfig.jobRetention). */

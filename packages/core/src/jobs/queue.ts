@@ -1,8 +1,8 @@
 import type { Filter, OrderBy, Store } from '../store/store';
 import { and, eq, isIn, lte } from '../store/filters';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import type { JobRecord, NewJob } from './job-records';
-import { currentRequestId } from '../engine/request-scope';
+import { currentRequestId } from '../support/request-scope';
 
 /**
  * Queues `job` through `store` (the caller's transaction: the job exists exactly when the change

@@ -2,24 +2,11 @@ import { createHash } from 'node:crypto';
 import type { LinkSigner } from './link-signer';
 import type { LinkAccess } from './link-access';
 import type { PlaceholderKind } from './media-tools';
+import type { StoredImage } from '../records/image';
+import type { VideoRecord } from '../records';
 
 /** The families of image links, one per collection that holds images (`videos`: a video's own frame, `chapters`: the frame at a chapter's timecode). */
 export type ImageFamily = 'pictures' | 'customlogos' | 'timelinethumbnails' | 'videos' | 'chapters';
-
-/** An image uploaded to a record's link (PUT), as the record keeps it; its files live under `imageDir`. */
-export interface StoredImage {
-  /** 1 for the first upload, one more for each replacement: part of every link, so caches never serve an old one. */
-  version: number;
-  /** The blob key prefix of its master and sizes. */
-  key: string;
-  width: number;
-  height: number;
-  /** The format it was uploaded in. */
-  format: string;
-  /** What its sizes are served as: PNG keeps an alpha channel, everything else is JPEG. */
-  type: 'jpeg' | 'png';
-  time: string;
-}
 
 /** What an image link shows: the uploaded image, a frame of the owner video's file, or the placeholder. */
 export type ImageContent =
@@ -129,3 +116,7 @@ export const pictureMediaPrefix = (picture: { id: string; owner_kind: string; ow
 
 /** Everything of a video in the blob store: its files (every version) and its media (pictures, frames, text tracks). */
 export const videoFilePrefixes = (videoId: string): string[] => [`videos/${videoId}`, ownerMediaPrefix('video', videoId)];
+
+/** The file a video's pictures take frames from: only a video that is available has one. */
+export const frameSource = (video: VideoRecord): FrameSource | null =>
+  video.file && video.status === 'available' ? { videoId: video.id, fileKey: video.file.key, duration: video.duration } : null;

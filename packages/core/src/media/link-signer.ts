@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { StoreConflictError, type Store } from '../store/store';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 
 /**
  * Signs the unguessable part of media links (images, text tracks): a link names its object and

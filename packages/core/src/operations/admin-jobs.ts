@@ -1,7 +1,7 @@
 import { enums, object, optional, size, string } from 'superstruct';
 import { listParams, listReply, pageOf, type ListParams } from '../engine/list';
 import { ok, operation } from '../engine/operation';
-import { cancelJob, getJob, jobStates, listJobs, retryJob } from '../jobs/job-console';
+import { cancelJob, getJob, jobStates, listJobs, retryJob } from './job-console';
 import type { JobRecord } from '../jobs/job-records';
 import { representJob } from '../representations/job';
 

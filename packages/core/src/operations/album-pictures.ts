@@ -1,19 +1,12 @@
 import { boolean, object, optional } from 'superstruct';
 import { listParams, listReply, pageOf, type ListParams } from '../engine/list';
 import { created, deleted, operation, ok, updated, type Context } from '../engine/operation';
-import {
-  addAlbumPicture,
-  albumPictures,
-  deleteAlbumPicture,
-  loadAlbumPicture,
-  setAlbumPictureActive,
-  type AlbumPictureKind,
-} from '../domain/album-pictures';
-import type { AlbumRecord } from '../domain/album-records';
+import { addAlbumPicture, deleteAlbumPicture, loadAlbumPicture, setAlbumPictureActive } from '../domain/album-pictures';
+import { type AlbumPictureKind, albumPictures, type AlbumRecord } from '../records/album';
 import { loadOwnedAlbum } from '../domain/albums';
 import { representContext } from '../domain/users';
 import type { PictureRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { albumPictureUri } from '../representations/album';
 import { representPicture } from '../representations/picture';
 import { pictureMediaPrefix } from '../media/image-links';

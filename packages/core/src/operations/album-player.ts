@@ -2,7 +2,7 @@ import { object, optional, pattern, size, string } from 'superstruct';
 import { notFound } from '../engine/errors';
 import { operation, type Context } from '../engine/operation';
 import { albumPlayerPage, type PlaylistItem } from '../domain/album-player-page';
-import type { AlbumRecord } from '../domain/album-records';
+import type { AlbumRecord } from '../records/album';
 import { albumVideos } from '../domain/album-video-list';
 import { videoListFilter } from '../domain/video-lists';
 import { and, eq, inSelect } from '../store/filters';

@@ -3,7 +3,7 @@ import { notFound } from '../engine/errors';
 import { listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { created, noContent, ok, operation } from '../engine/operation';
 import { albumVideoPage, albumVideoSorts, type AlbumVideoListParams } from '../domain/album-video-list';
-import { albumListSorts, assertAlbumOpen, assertMayAddToAlbum, loadAlbum, loadOwnedAlbum, mayAddToAlbums, representOneAlbum, type AlbumListSort } from '../domain/albums';
+import { albumListSorts, assertAlbumOpen, assertMayAddToAlbum, loadAlbum, loadOwnedAlbum, mayAddToAlbums, type AlbumListSort } from '../domain/albums';
 import { inOrderOf, memberPage } from '../domain/memberships';
 import { representContext } from '../domain/users';
 import { albumVideoRow, appendToAlbum, setAlbumVideos, takeOutOfAlbum } from '../domain/video-containers';
@@ -11,10 +11,10 @@ import { readVideoUris } from '../domain/video-uris';
 import { loadVideo, loadVisibleVideo, representOne } from '../domain/videos';
 import { assertCanView } from '../domain/visibility';
 import { passwordGuess } from '../domain/password-guesses';
-import type { AlbumRecord, AlbumVideoRecord } from '../domain/album-records';
+import type { AlbumRecord, AlbumVideoRecord } from '../records/album';
 import type { UserRecord, VideoRecord } from '../records';
 import { representAlbum } from '../representations/album';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { and, eq, isIn, ne, or } from '../store/filters';
 import { matching } from '../store/search';
 
@@ -62,7 +62,7 @@ export const replaceAlbumVideos = operation({
     // Videos the album already holds may stay; the others must be addable.
     for (const video of videos) if (!held.has(video.id)) await assertMayAddToAlbum(ctx, album, video);
     const saved = await setAlbumVideos(ctx.store, album, videos, isoTime(ctx.now()));
-    return created(representOneAlbum(ctx, saved, owner), 'album');
+    return created(representAlbum(saved, owner, representContext(ctx)), 'album');
   },
 });
 

@@ -3,12 +3,12 @@ import { listParams, listReply, orderOf, pageOf, type ListParams } from '../engi
 import { created, deleted, ok, operation, updated } from '../engine/operation';
 import { since } from '../engine/versions';
 import { deleteAlbumPictures } from '../domain/album-pictures';
-import type { AlbumRecord } from '../domain/album-records';
-import { albumFields, albumListSorts, albumPatch, loadAlbum, loadOwnedAlbum, newAlbum, newAlbumFields, representOneAlbum, type AlbumListSort } from '../domain/albums';
+import type { AlbumRecord } from '../records/album';
+import { albumFields, albumListSorts, albumPatch, loadAlbum, loadOwnedAlbum, newAlbum, newAlbumFields, type AlbumListSort } from '../domain/albums';
 import { listedAlbums } from '../domain/listed-totals';
 import { actingUser, representContext, targetUser } from '../domain/users';
 import type { UserRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { representAlbum } from '../representations/album';
 import { and, eq } from '../store/filters';
 import { matching } from '../store/search';
@@ -51,7 +51,7 @@ export const createAlbum = operation({
     const owner = await actingUser(ctx, 'create albums for themselves');
     const album = await ctx.store.insert<AlbumRecord>('albums', { ...newAlbum(owner, isoTime(ctx.now())), ...(await albumPatch(ctx, ctx.params, null)) });
     const saved = await ctx.store.increment<UserRecord>('users', owner.id, 'albums_total', 1);
-    const body = representOneAlbum(ctx, album, saved!);
+    const body = representAlbum(album, saved!, representContext(ctx));
     return since(ctx.version, 'albumsCurrentForm') ? created(body, 'album') : ok(body, 'album');
   },
 });
@@ -63,7 +63,7 @@ export const getAlbum = operation({
   paths: onePaths,
   async handle(ctx) {
     const { album, owner } = await loadAlbum(ctx);
-    return ok(representOneAlbum(ctx, album, owner), 'album');
+    return ok(representAlbum(album, owner, representContext(ctx)), 'album');
   },
 });
 
@@ -77,7 +77,7 @@ export const updateAlbum = operation({
   async handle(ctx) {
     const { album, owner } = await loadOwnedAlbum(ctx, 'edit it');
     const saved = await ctx.store.update<AlbumRecord>('albums', album.id, await albumPatch(ctx, ctx.params, album));
-    return updated(ctx, representOneAlbum(ctx, saved!, owner), 'album');
+    return updated(ctx, representAlbum(saved!, owner, representContext(ctx)), 'album');
   },
 });
 

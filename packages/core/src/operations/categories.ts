@@ -5,10 +5,13 @@ import { listParams, listReply, pageOf, type ListParams } from '../engine/list';
 import { created, ok, operation, type Context } from '../engine/operation';
 import { categoriesOfVideo, checkSuggestionLimits, inCategory, lastVideoTime, loadCategory, setVideoCategories, videoInCategory } from '../domain/categories';
 import { loadOwnedVideo } from '../domain/owned-video';
-import { representCategories } from '../domain/category-stats';
 import { clipSorts, listVisibleVideos, type ClipSort } from '../domain/video-lists';
 import { loadVisibleVideo, representOne } from '../domain/videos';
 import { categoryUserOperations } from './category-users';
+import { representCategory } from '../representations/category';
+import { representContext } from '../domain/users';
+import { categoryFollowTimes } from '../domain/category-follows';
+import { categoryStats } from '../domain/category-stats';
 
 const password = optional(size(string(), 1, 128));
 
@@ -120,3 +123,24 @@ export const categoryOperations = [
   getCategoryVideo,
   ...categoryUserOperations,
 ];
+
+/**
+ * Category representations for the caller, with the caller's follow of each (`followed`, when the
+ * caller already has the times; else one query for all). Only a category read by itself carries
+ * its stats (`withStats`): each is a count over every video of the category the caller may see
+ * (seconds for a list of categories cold at 300,000 videos), so lists show the connections
+ * without totals, as an embedded category does.
+ */
+export async function representCategories(
+  ctx: Context<unknown>,
+  list: readonly Category[],
+  { followed, withStats = false }: { followed?: ReadonlyMap<string, string>; withStats?: boolean } = {},
+): Promise<Record<string, unknown>[]> {
+  const viewer = ctx.principal.user;
+  const rc = representContext(ctx);
+  const [times, stats] = await Promise.all([
+    followed ?? categoryFollowTimes(ctx.store, viewer, list.map((c) => c.slug)),
+    withStats ? Promise.all(list.map((c) => categoryStats(ctx.store, c, viewer))) : null,
+  ]);
+  return list.map((c, i) => representCategory(c, rc, times.get(c.slug) ?? null, stats?.[i] ?? null));
+}

@@ -3,11 +3,12 @@ import { ApiError, codes } from '../engine/errors';
 import { listParams, listReply, pageOf, type ListParams } from '../engine/list';
 import { noContent, operation, type Context } from '../engine/operation';
 import { loadCategory } from '../domain/categories';
-import { categoriesOfChannel, channelsInCategory, setChannelCategories } from '../domain/channel-categories';
+import { channelsInCategory, setChannelCategories } from '../domain/channel-categories';
+import { categoriesOfChannel } from '../catalog/categories';
 import { channelSorts, listVisibleChannels, type ChannelSort } from '../domain/channel-lists';
-import type { ChannelRecord } from '../domain/channel-records';
+import type { ChannelRecord } from '../records/channel';
 import { assertModerator, loadChannel } from '../domain/channels';
-import { representCategories } from '../domain/category-stats';
+import { representCategories } from './categories';
 
 /** The channel of a category write: one the caller may see (404) and moderates (403/3200). */
 async function moderatedChannel(ctx: Context<unknown>): Promise<ChannelRecord> {

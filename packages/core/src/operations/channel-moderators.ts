@@ -2,7 +2,7 @@ import { object } from 'superstruct';
 import { forbidden, notFound } from '../engine/errors';
 import { listParams, type ListParams } from '../engine/list';
 import { noContent, ok, operation, type Context } from '../engine/operation';
-import type { ChannelRecord, ChannelUserRecord } from '../domain/channel-records';
+import type { ChannelRecord, ChannelUserRecord } from '../records/channel';
 import { addMember, isMember, listChannelUsers, removeMember } from '../domain/channel-members';
 import { assertChannelOwner, loadChannel } from '../domain/channels';
 import { memberSorts, type MemberSort } from '../domain/memberships';

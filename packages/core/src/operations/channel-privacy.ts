@@ -3,7 +3,7 @@ import { ApiError, codes } from '../engine/errors';
 import { listParams, type ListParams } from '../engine/list';
 import { ok, operation, type Context } from '../engine/operation';
 import { addMember, listChannelUsers } from '../domain/channel-members';
-import type { ChannelRecord } from '../domain/channel-records';
+import type { ChannelRecord } from '../records/channel';
 import { assertChannelOwner, loadChannel } from '../domain/channels';
 import { representOneUser, representUsers, targetUser } from '../domain/users';
 import { resolveUsers } from '../domain/video-access';

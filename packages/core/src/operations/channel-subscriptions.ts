@@ -2,7 +2,7 @@ import { object } from 'superstruct';
 import { forbidden, invalidField, notFound } from '../engine/errors';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { noContent, operation } from '../engine/operation';
-import type { ChannelRecord, ChannelUserRecord } from '../domain/channel-records';
+import type { ChannelRecord, ChannelUserRecord } from '../records/channel';
 import { channelListFilter, channelSorts, type ChannelSort } from '../domain/channel-lists';
 import { addMember, isMember, listChannelUsers, removeMember } from '../domain/channel-members';
 import { findChannel, loadChannel, representChannels } from '../domain/channels';

@@ -1,7 +1,7 @@
 import { invalidField, notFound } from '../engine/errors';
 import { listReply, pageOf } from '../engine/list';
 import { noContent, ok, operation, type Context } from '../engine/operation';
-import type { ChannelRecord } from '../domain/channel-records';
+import type { ChannelRecord } from '../records/channel';
 import { readChannelTags, tagChannel, untagChannel } from '../domain/channel-tags';
 import { assertModerator, findVisibleChannel } from '../domain/channels';
 import { readTagWord, rejectParameters } from '../domain/tags';

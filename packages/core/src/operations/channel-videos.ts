@@ -2,7 +2,7 @@ import { object, optional, size, string } from 'superstruct';
 import { forbidden, invalidField, notFound } from '../engine/errors';
 import { by, listParams, listReply, pageOf, type ListParams } from '../engine/list';
 import { noContent, ok, operation, type Context } from '../engine/operation';
-import type { ChannelRecord, ChannelVideoRecord } from '../domain/channel-records';
+import type { ChannelRecord, ChannelVideoRecord } from '../records/channel';
 import { channelSorts, listVisibleChannels } from '../domain/channel-lists';
 import {
   addChannelVideo,

@@ -1,7 +1,7 @@
 import { min, number, object, optional, size, string, trimmed } from 'superstruct';
 import { listParams, listReply, pageOf, type ListParams } from '../engine/list';
 import { created, noContent, ok, operation, updated, type Context } from '../engine/operation';
-import type { ChapterRecord } from '../domain/chapter-records';
+import type { ChapterRecord } from '../records/chapter';
 import { assertTimecode, chaptersOf, loadChapter } from '../domain/chapters';
 import { stripUndefined } from '../domain/patch';
 import { loadOwnedVideo } from '../domain/owned-video';
@@ -11,8 +11,8 @@ import { loadVisibleVideo } from '../domain/videos';
 import type { VideoRecord } from '../records';
 import { representChapter, representChapterThumbnail } from '../representations/chapter';
 import { pictureAccess } from '../media/link-access';
-import { isoTime } from '../representations/common';
-import { frameSource } from '../representations/picture';
+import { isoTime } from '../support/time';
+import { frameSource } from '../media/image-links';
 
 /** Chapters (the hosted API's 2024 spec): titled points of a video, each with the frame at its timecode. */
 

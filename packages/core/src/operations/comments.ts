@@ -2,22 +2,15 @@ import { object, optional, size, string } from 'superstruct';
 import { forbidden, invalidField } from '../engine/errors';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { created, noContent, ok, operation, updated, type Context, type Reply } from '../engine/operation';
-import {
-  assertMayComment,
-  assertNotSpam,
-  commentCodes,
-  commentText,
-  loadComment,
-  representComments,
-  type CommentRecord,
-} from '../domain/comments';
+import { assertMayComment, assertNotSpam, commentCodes, commentText, loadComment } from '../domain/comments';
+import type { CommentRecord } from '../records/comment';
 import { representContext } from '../domain/users';
 import { loadVisibleVideo } from '../domain/videos';
 import { pathChannel } from '../domain/channel-videos';
 import type { UserRecord } from '../records';
 import { representComment } from '../representations/comment';
-import { isoTime } from '../representations/common';
-import { and, eq } from '../store/filters';
+import { isoTime } from '../support/time';
+import { and, eq, isIn } from '../store/filters';
 import { matching } from '../store/search';
 
 /** Every comment operation answers 401 with 8003, and 8000 before 3.4 (SPEC.md, Errors). */
@@ -186,3 +179,12 @@ export const listReplies = operation({
 });
 
 export const commentOperations = [createComment, listComments, getComment, updateComment, deleteComment, createReply, listReplies];
+
+/** Comment representations for a page of comments, their authors loaded in one query. */
+export async function representComments(ctx: Context<unknown>, comments: CommentRecord[]): Promise<Record<string, unknown>[]> {
+  if (comments.length === 0) return [];
+  const { items } = await ctx.store.find<UserRecord>('users', { where: isIn('id', [...new Set(comments.map((c) => c.user_id))]) });
+  const authors = new Map(items.map((u) => [u.id, u]));
+  const rc = representContext(ctx);
+  return comments.map((c) => representComment(c, authors.get(c.user_id)!, rc));
+}

@@ -1,20 +1,20 @@
 import { object, optional, refine, size, string, trimmed } from 'superstruct';
 import { badRequest } from '../engine/errors';
 import { by, listParams, listReply, pageOf, type ListParams } from '../engine/list';
-import { created, noContent, ok, operation, updated } from '../engine/operation';
+import { created, noContent, ok, operation, updated, type Context } from '../engine/operation';
 import { since } from '../engine/versions';
 import { creditAdded, creditRemoved } from '../domain/appearances';
-import { creditedUser, loadCredit, representCredits, representOneCredit, userUriPattern } from '../domain/credits';
+import { creditedUser, loadCredit, userUriPattern } from '../domain/credits';
 import { loadOwnedVideo } from '../domain/owned-video';
 import { stripUndefined } from '../domain/patch';
 import { representContext } from '../domain/users';
 import { videoFields } from '../domain/video-fields';
 import { loadVisibleVideo } from '../domain/videos';
 import { pathChannel } from '../domain/channel-videos';
-import type { CreditRecord, UserRecord } from '../records';
-import { isoTime } from '../representations/common';
+import type { CreditRecord, UserRecord, VideoRecord } from '../records';
+import { isoTime } from '../support/time';
 import { representCredit } from '../representations/credit';
-import { eq } from '../store/filters';
+import { eq, isIn } from '../store/filters';
 
 const text = (max: number) => size(trimmed(string()), 1, max);
 const email = refine(size(trimmed(string()), 3, 254), 'email', (v) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) || 'must be an email address');
@@ -125,3 +125,16 @@ export const deleteCredit = operation({
 });
 
 export const creditOperations = [createCredit, listCredits, getCredit, updateCredit, deleteCredit];
+
+/** Credit representations of one video's credits, the credited users loaded in one query. */
+async function representCredits(ctx: Context<unknown>, video: VideoRecord, credits: CreditRecord[]): Promise<Record<string, unknown>[]> {
+  if (credits.length === 0) return [];
+  const ids = [...new Set(credits.map((c) => c.user_id))];
+  const { items } = await ctx.store.find<UserRecord>('users', { where: isIn('id', ids) });
+  const users = new Map(items.map((u) => [u.id, u]));
+  const rc = representContext(ctx);
+  return credits.map((c) => representCredit(c, users.get(c.user_id)!, video, rc));
+}
+
+const representOneCredit = async (ctx: Context<unknown>, video: VideoRecord, credit: CreditRecord): Promise<Record<string, unknown>> =>
+  (await representCredits(ctx, video, [credit]))[0];

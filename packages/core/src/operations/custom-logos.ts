@@ -2,10 +2,10 @@ import { boolean, object, optional } from 'superstruct';
 import { forbidden, notFound } from '../engine/errors';
 import { by, listParams, listReply, pageOf } from '../engine/list';
 import { created, ok, operation, type Context } from '../engine/operation';
-import type { CustomLogoRecord } from '../domain/embed-records';
+import type { CustomLogoRecord } from '../records/embed';
 import { findById } from '../domain/lookup';
 import { actingUser, representContext } from '../domain/users';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { representCustomLogo } from '../representations/custom-logo';
 import { and, eq } from '../store/filters';
 

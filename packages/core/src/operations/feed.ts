@@ -6,7 +6,7 @@ import { feedFilter } from '../domain/activities';
 import { categoryFollowTimes, followedCategorySlugs } from '../domain/category-follows';
 import { decodeCursor, encodeCursor, type FeedCursor } from '../domain/feed-cursor';
 import { readFeed, type FeedPage } from '../domain/feed-page';
-import { activityTypes, type ActivityRecord, type ActivityType } from '../domain/feed-records';
+import { activityTypes, type ActivityRecord, type ActivityType } from '../records/feed';
 import { inOrderOf } from '../domain/memberships';
 import { publishDuePages } from '../domain/ondemand-lifecycle';
 import { actingUser, representContext } from '../domain/users';

@@ -4,12 +4,12 @@ import { notFound } from '../engine/errors';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { noContent, operation, type Context } from '../engine/operation';
 import { loadCategory } from '../domain/categories';
-import type { CategoryFollowRecord } from '../domain/feed-records';
+import type { CategoryFollowRecord } from '../records/feed';
 import { actingUser } from '../domain/users';
 import type { UserRecord } from '../records';
-import { representCategories } from '../domain/category-stats';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { eq, where } from '../store/filters';
+import { representCategories } from './categories';
 
 /** SPEC.md request convention 6 and Errors 3200: only the user themselves sees or changes the categories they follow. */
 const follower = (ctx: Context<unknown>): Promise<UserRecord> => actingUser(ctx, 'see or change the categories they follow');

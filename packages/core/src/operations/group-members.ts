@@ -2,7 +2,7 @@ import { object } from 'superstruct';
 import { forbidden, notFound } from '../engine/errors';
 import { listParams, listReply, pageOf, type ListParams } from '../engine/list';
 import { noContent, operation } from '../engine/operation';
-import { moderatorRoles } from '../domain/group-records';
+import { moderatorRoles } from '../records/group';
 import { groupSorts, listGroups } from '../domain/group-lists';
 import { addMember, assertCanSeeContents, assertMayUseGroups, loadGroup, membershipOf, removeMember } from '../domain/groups';
 import { memberUsers, memberSorts, type MemberSort } from '../domain/memberships';

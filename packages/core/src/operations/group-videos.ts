@@ -3,7 +3,7 @@ import { forbidden, notFound } from '../engine/errors';
 import { by, listParams, type ListParams } from '../engine/list';
 import { noContent, ok, operation, type Context, type Reply } from '../engine/operation';
 import { since } from '../engine/versions';
-import type { GroupMemberRecord, GroupRecord } from '../domain/group-records';
+import type { GroupMemberRecord, GroupRecord } from '../records/group';
 import { addGroupVideo, approveGroupVideo, findGroupVideo, inGroup, removeGroupVideo } from '../domain/group-videos';
 import { assertCanSeeContents, isModerator, loadGroup, membershipOf } from '../domain/groups';
 import { listVisibleVideos } from '../domain/video-lists';

@@ -2,21 +2,11 @@ import { invalidField } from '../engine/errors';
 import { operation, type Context, type Reply } from '../engine/operation';
 import { loadImageRecord, saveImage, type ImageRecord } from '../domain/image-records';
 import { authorizeUpload, blobReply, commitUpload, deadLink, mediaAccess, mediaHeaders, notModified, readUpload, uploadedBytes, type Validators } from '../domain/media-files';
-import {
-  contentVersion,
-  extensionOf,
-  framePrefix,
-  imageSubject,
-  imageType,
-  parseLinkVersion,
-  recordMediaPrefix,
-  type ImageContent,
-  type ImageFamily,
-  type StoredImage,
-} from '../media/image-links';
+import { contentVersion, extensionOf, framePrefix, imageSubject, imageType, parseLinkVersion, recordMediaPrefix, type ImageContent, type ImageFamily } from '../media/image-links';
+import { type StoredImage } from '../records/image';
 import { isMediaInputError } from '../media/media-tools';
 import { accessHolds } from '../media/link-access';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { pictureContent, placeholderOf, sizesOf } from '../representations/picture';
 
 /**

@@ -10,7 +10,7 @@ import { parseTrackFile, trackSubject, type TrackToken } from '../media/track-li
 import type { TexttrackRecord, VideoRecord } from '../records';
 import { accessVersion } from '../media/link-access';
 import { chaptersVtt } from '../representations/chapter';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 
 /**
  * Text-track links: `/media/texttracks/<id>/v<version>-<expires>-<signature>.vtt` is the track's

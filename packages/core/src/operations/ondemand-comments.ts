@@ -3,9 +3,10 @@ import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../
 import { operation } from '../engine/operation';
 import { and } from '../store/filters';
 import { matching } from '../store/search';
-import { representComments, type CommentRecord } from '../domain/comments';
+import { type CommentRecord } from '../records/comment';
 import { pageComments } from '../domain/ondemand-page-lists';
 import { loadVisiblePage } from '../domain/ondemand-pages';
+import { representComments } from './comments';
 
 const sorts = { date: by('created_time', 'desc') };
 

@@ -8,10 +8,10 @@ import { and, where } from '../store/filters';
 import { inGenre, loadGenre, regionOf, soldIn } from '../domain/ondemand-catalog';
 import { publishDuePages } from '../domain/ondemand-lifecycle';
 import { loadOwnedPage, loadVisiblePage, visiblePages } from '../domain/ondemand-pages';
-import type { OndemandPageRecord, PageGenreRecord } from '../domain/ondemand-records';
+import type { OndemandPageRecord, PageGenreRecord } from '../records/ondemand';
 import { representPages } from '../domain/ondemand-represent';
 import { representContext } from '../domain/users';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { representGenre } from '../representations/ondemand-genre';
 import { pageUri } from '../representations/ondemand-page';
 

@@ -6,7 +6,7 @@ import { matching } from '../store/search';
 import type { UserRecord } from '../records';
 import { pageLikers } from '../domain/ondemand-page-lists';
 import { loadVisiblePage } from '../domain/ondemand-pages';
-import type { VideoKind } from '../domain/ondemand-records';
+import type { VideoKind } from '../records/ondemand';
 import { videoKinds } from '../domain/ondemand-videos';
 import { representUsers } from '../domain/users';
 

@@ -4,10 +4,10 @@ import { created, deleted, ok, operation, updated, type Context } from '../engin
 import { since } from '../engine/versions';
 import { addMedia, deleteMedia, loadMedia, mediaUri, pageMedia, setMediaActive, type MediaKind } from '../domain/ondemand-media';
 import { loadOwnedPage, loadVisiblePage } from '../domain/ondemand-pages';
-import type { OndemandPageRecord } from '../domain/ondemand-records';
+import type { OndemandPageRecord } from '../records/ondemand';
 import { representContext } from '../domain/users';
 import type { PictureRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { representPicture } from '../representations/picture';
 import { pictureMediaPrefix } from '../media/image-links';
 import { ownedPicturesPage } from '../domain/owned-pictures';

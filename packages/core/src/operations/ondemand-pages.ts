@@ -8,10 +8,10 @@ import type { Store } from '../store/store';
 import { checkPageRules, newPage, pageFields, pageLink } from '../domain/ondemand-page-fields';
 import { announcePublished, editFields, nextState, publishDuePages } from '../domain/ondemand-lifecycle';
 import { deletePageRecords, loadOwnedPage, loadVisiblePage, visiblePages } from '../domain/ondemand-pages';
-import type { OndemandPageRecord } from '../domain/ondemand-records';
+import type { OndemandPageRecord } from '../records/ondemand';
 import { representOnePage, representPages } from '../domain/ondemand-represent';
 import { actingUser, targetUser } from '../domain/users';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { pageMediaPrefixes } from '../domain/ondemand-media';
 
 const kind = 'ondemand.page';

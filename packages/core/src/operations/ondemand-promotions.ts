@@ -4,7 +4,7 @@ import { noContent, ok, operation } from '../engine/operation';
 import { eq } from '../store/filters';
 import { loadOwnedPage } from '../domain/ondemand-pages';
 import { assertLaterFormScope, deletePromotion, insertPromotion, loadPromotion, newPromotion, promotionFields } from '../domain/ondemand-promotions';
-import type { PromoCodeRecord, PromotionRecord } from '../domain/ondemand-records';
+import type { PromoCodeRecord, PromotionRecord } from '../records/ondemand';
 import { representPromotion } from '../representations/ondemand-promotion';
 
 const kind = 'ondemand.promotion';

@@ -7,7 +7,7 @@ import { memberPage } from '../domain/memberships';
 import { publishDuePages } from '../domain/ondemand-lifecycle';
 import { loadVisiblePage } from '../domain/ondemand-pages';
 import { purchaseFields, recordPurchase } from '../domain/ondemand-purchases';
-import type { OndemandPageRecord } from '../domain/ondemand-records';
+import type { OndemandPageRecord } from '../records/ondemand';
 import { representOnePage, representPages } from '../domain/ondemand-represent';
 import { actingUser } from '../domain/users';
 

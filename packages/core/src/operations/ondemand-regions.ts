@@ -7,8 +7,8 @@ import type { Store } from '../store/store';
 import { and, eq, isIn, where } from '../store/filters';
 import { loadCountry } from '../domain/ondemand-catalog';
 import { loadOwnedPage, loadVisiblePage } from '../domain/ondemand-pages';
-import type { OndemandPageRecord, PageRegionRecord } from '../domain/ondemand-records';
-import { isoTime } from '../representations/common';
+import type { OndemandPageRecord, PageRegionRecord } from '../records/ondemand';
+import { isoTime } from '../support/time';
 import { representRegion } from '../representations/ondemand-region';
 
 const kind = 'ondemand.region';

@@ -5,7 +5,7 @@ import { ok, operation, type Context } from '../engine/operation';
 import { eq } from '../store/filters';
 import { findById } from '../domain/lookup';
 import { loadVisiblePage } from '../domain/ondemand-pages';
-import type { SeasonRecord, VideoKind } from '../domain/ondemand-records';
+import type { SeasonRecord, VideoKind } from '../records/ondemand';
 import { listPageVideos, pageVideoSorts, videoKinds, type PageVideoSort } from '../domain/ondemand-videos';
 import { representContext } from '../domain/users';
 import { representSeason } from '../representations/ondemand-season';

@@ -4,7 +4,7 @@ import { noContent, ok, operation } from '../engine/operation';
 import { eq } from '../store/filters';
 import { publishDuePages } from '../domain/ondemand-lifecycle';
 import { loadOwnedPage, loadVisiblePage } from '../domain/ondemand-pages';
-import type { VideoKind } from '../domain/ondemand-records';
+import type { VideoKind } from '../records/ondemand';
 import { removePageVideo } from '../domain/ondemand-video-rows';
 import { listPageVideos, loadPageVideo, pageVideoFields, pageVideoSorts, putPageVideo, representPageVideos, videoKinds, type PageVideoSort } from '../domain/ondemand-videos';
 import { representContext } from '../domain/users';

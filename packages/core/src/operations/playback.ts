@@ -15,8 +15,9 @@ import { playBase } from '../media/play-links';
 import { representTexttrack } from '../representations/texttrack';
 import { representPlay } from '../representations/video-play';
 import { representCustomLogo } from '../representations/custom-logo';
-import type { CustomLogoRecord, EmbedPresetRecord } from '../domain/embed-records';
-import { frameAncestors, inlineSource, originSource, pageHeaders } from '../domain/page-security';
+import type { CustomLogoRecord, EmbedPresetRecord } from '../records/embed';
+import { frameAncestors, originSource } from '../domain/page-security';
+import { inlineSource, pageHeaders } from '../support/page-security';
 import { effectiveEmbed, playerPage, playerScripts, type PlayerPageInput, type PlayerTrack } from '../domain/player-page';
 import { viewParams, viewPassword } from '../domain/video-fields';
 

@@ -6,7 +6,7 @@ import { loadPortrait, ofUser, portraitUri } from '../domain/portraits';
 import { actingUser, representContext, targetUser } from '../domain/users';
 import { setPictureActive } from '../domain/video-pictures';
 import type { PictureRecord, UserRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { representPicture } from '../representations/picture';
 import { pictureMediaPrefix } from '../media/image-links';
 

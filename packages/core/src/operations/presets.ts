@@ -1,7 +1,7 @@
 import { enums, nullable, object, optional, pattern, size, string, type Infer } from 'superstruct';
 import { by, listParams, listReply, pageOf } from '../engine/list';
 import { created, noContent, ok, operation, type Context } from '../engine/operation';
-import type { EmbedPresetRecord, PresetSettings } from '../domain/embed-records';
+import type { EmbedPresetRecord, PresetSettings } from '../records/embed';
 import { mergeDeep } from '../domain/patch';
 import { deletePreset, loadOwnPreset } from '../domain/presets';
 import { actingUser, representContext } from '../domain/users';
@@ -9,7 +9,7 @@ import { videoFields } from '../domain/video-fields';
 import { listVisibleVideos } from '../domain/video-lists';
 import { defaultEmbed, normalizeEmbed } from '../domain/video-write';
 import type { UserRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { representPreset } from '../representations/preset';
 import { eq } from '../store/filters';
 

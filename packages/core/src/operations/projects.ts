@@ -1,11 +1,11 @@
 import { boolean, object, optional, string } from 'superstruct';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { created, noContent, ok, operation } from '../engine/operation';
-import type { ProjectRecord } from '../domain/project-records';
-import { loadProject, projectFamily, projectOwner, readProjectName, removeProject, representOneProject } from '../domain/projects';
+import type { ProjectRecord } from '../records/project';
+import { loadProject, projectFamily, projectOwner, readProjectName, removeProject } from '../domain/projects';
 import { representContext } from '../domain/users';
 import type { UserRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { representProject } from '../representations/project';
 import { eq } from '../store/filters';
 
@@ -60,7 +60,7 @@ export const createProject = operation({
     const now = isoTime(ctx.now());
     const project = await ctx.store.insert<ProjectRecord>('projects', { user_id: owner.id, name, videos_total: 0, created_time: now, modified_time: now });
     const saved = await ctx.store.increment<UserRecord>('users', owner.id, 'folders_total', 1);
-    return created(representOneProject(ctx, project, saved!), 'project');
+    return created(representProject(project, saved!, representContext(ctx)), 'project');
   },
 });
 
@@ -73,7 +73,7 @@ export const getProject = operation({
   scope: 'private',
   async handle(ctx) {
     const { project, owner } = await loadProject(ctx);
-    return ok(representOneProject(ctx, project, owner), 'project');
+    return ok(representProject(project, owner, representContext(ctx)), 'project');
   },
 });
 
@@ -90,7 +90,7 @@ export const updateProject = operation({
     const name = readProjectName(ctx);
     const saved = await ctx.store.update<ProjectRecord>('projects', project.id, { name, modified_time: isoTime(ctx.now()) });
     // SPEC.md gives 200 with no earlier form: projects are not among the 3.2 PATCH changes.
-    return ok(representOneProject(ctx, saved!, owner), 'project');
+    return ok(representProject(saved!, owner, representContext(ctx)), 'project');
   },
 });
 

@@ -4,12 +4,12 @@ import { noContent, ok, operation, type Context, type Reply } from '../engine/op
 import { since } from '../engine/versions';
 import { representContext, targetUser } from '../domain/users';
 import { representOne } from '../domain/videos';
-import { probeVideo } from '../uploads/uploads';
-import { enqueueTranscode } from '../jobs/transcode-job';
+import { probeVideo, finishedBlobKey, stagingKey } from '../uploads/uploads';
+import { uploadLinks, uploadId } from '../media/upload-links';
+import { enqueueTranscode } from '../uploads/transcode-job';
 import type { VideoRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { representUserSummary } from '../representations/user';
-import { finishedBlobKey, stagingKey, uploadId, uploadLinks } from '../uploads/uploads';
 import { settleUpload } from '../domain/upload-quota';
 
 /**

@@ -11,7 +11,7 @@ import { videoFields } from '../domain/video-fields';
 import { loadVisibleVideo } from '../domain/videos';
 import { pathChannel } from '../domain/channel-videos';
 import type { TexttrackRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { representTexttrack } from '../representations/texttrack';
 import { eq } from '../store/filters';
 import { trackMediaPrefix } from '../domain/texttrack-files';

@@ -4,7 +4,7 @@ import { findById } from '../domain/lookup';
 import { loadOwnedVideo } from '../domain/owned-video';
 import { representContext } from '../domain/users';
 import type { TimelineThumbnailRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { representTimelineThumbnail } from '../representations/timeline-thumbnail';
 
 export const createTimelineThumbnail = operation({

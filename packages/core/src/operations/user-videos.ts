@@ -1,6 +1,7 @@
 import { object } from 'superstruct';
 import { ApiError, forbidden, invalidField } from '../engine/errors';
-import { newUploadSecret, uploadId } from '../uploads/uploads';
+import { newUploadSecret } from '../uploads/uploads';
+import { uploadId } from '../media/upload-links';
 import { by, embeddableFilter, newest, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { created, ok, operation } from '../engine/operation';
 import { since } from '../engine/versions';
@@ -10,14 +11,13 @@ import { listableVideos } from '../domain/visibility';
 import { listFilter } from '../domain/viewer-filters';
 import { checkVideoRules, newVideo, videoPatch } from '../domain/video-write';
 import { uploadFields, videoFields } from '../domain/video-fields';
-import type { VideoRecord } from '../records';
+import type { VideoRecord, UserRecord } from '../records';
 import { and, eq } from '../store/filters';
 import { matching } from '../store/search';
 import { representVideo } from '../representations/video';
 import { recordActivity } from '../domain/activities';
 import { reserveUpload } from '../domain/upload-quota';
-import { enqueueGiveUp } from '../jobs/abort-upload-job';
-import type { UserRecord } from '../records';
+import { enqueueGiveUp } from '../uploads/abort-upload-job';
 
 export const createVideo = operation({
   id: 'users.videos.create',

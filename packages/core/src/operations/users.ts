@@ -6,7 +6,7 @@ import { ok, operation, updated } from '../engine/operation';
 import { actingUser, representOneUser, representUsers, targetUser } from '../domain/users';
 import { hashSecret } from '../domain/secrets';
 import type { UserRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { stripUndefined } from '../domain/patch';
 import { matching, RELEVANCE } from '../store/search';
 import { StoreConflictError, type OrderBy } from '../store/store';

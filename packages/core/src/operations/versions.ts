@@ -7,11 +7,12 @@ import { loadOwnedVideo } from '../domain/owned-video';
 import { httpUrl } from '../domain/video-fields';
 import { representOne } from '../domain/videos';
 import type { VideoRecord, VideoVersionRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { representVideoVersion } from '../representations/video-version';
-import { newUploadSecret, uploadId } from '../uploads/uploads';
+import { newUploadSecret } from '../uploads/uploads';
+import { uploadId } from '../media/upload-links';
 import { reserveUpload } from '../domain/upload-quota';
-import { enqueueGiveUp } from '../jobs/abort-upload-job';
+import { enqueueGiveUp } from '../uploads/abort-upload-job';
 
 /** The video of a versions path, with the codes SPEC.md gives this family: 404/5012 missing or hidden, 403/3427 not the owner. */
 async function versionedVideo(ctx: Context<unknown>, action: string): Promise<VideoRecord> {

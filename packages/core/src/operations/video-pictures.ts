@@ -9,7 +9,7 @@ import { loadVideoPicture, ofVideo, setPictureActive, videoPictureUri } from '..
 import { loadVisibleVideo } from '../domain/videos';
 import { pathChannel } from '../domain/channel-videos';
 import type { PictureRecord, VideoRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { representPicture } from '../representations/picture';
 import { pictureMediaPrefix } from '../media/image-links';
 

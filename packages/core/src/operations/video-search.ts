@@ -5,7 +5,7 @@ import { operation } from '../engine/operation';
 import { visibleVideos } from '../domain/visibility';
 import { representVideos } from '../domain/videos';
 import { clipSorts } from '../domain/video-lists';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import type { VideoRecord } from '../records';
 import { and, gte, inSelect, isIn, lte } from '../store/filters';
 import { matches, RELEVANCE } from '../store/search';

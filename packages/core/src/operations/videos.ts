@@ -12,7 +12,7 @@ import type { UserRecord, VideoRecord } from '../records';
 import { videoFilePrefixes } from '../media/image-links';
 import { emitVideoEvent } from '../domain/webhooks';
 import { releaseVideo } from '../domain/upload-quota';
-import { abortUploadKind } from '../jobs/abort-upload-job';
+import { abortUploadKind } from '../uploads/abort-upload-job';
 import { hasten } from '../jobs/queue';
 import { bumpedAccess } from '../media/link-access';
 

@@ -8,7 +8,7 @@ import { actingUser } from '../domain/users';
 import { loadVisibleVideo, representOne, representVideos } from '../domain/videos';
 import { visibleVideos } from '../domain/visibility';
 import type { UserVideoRecord, VideoRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { eq, where } from '../store/filters';
 import { viewParams } from '../domain/video-fields';
 

@@ -4,8 +4,9 @@ import { by, listParams, listReply, pageOf } from '../engine/list';
 import { created, noContent, ok, operation, type Context } from '../engine/operation';
 import { findById } from '../domain/lookup';
 import { actingUser } from '../domain/users';
-import { newWebhookSecret, webhookEvents, type WebhookRecord } from '../domain/webhooks';
-import { isoTime } from '../representations/common';
+import { newWebhookSecret } from '../domain/webhooks';
+import { type WebhookRecord, webhookEvents } from '../records/webhook';
+import { isoTime } from '../support/time';
 import { representWebhook } from '../representations/webhook';
 import { eq } from '../store/filters';
 

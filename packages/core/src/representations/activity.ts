@@ -1,5 +1,5 @@
 import { categories } from '../catalog/categories';
-import type { ActivityRecord } from '../domain/feed-records';
+import type { ActivityRecord } from '../records/feed';
 import type { UserRecord, VideoRecord } from '../records';
 import { representCategory } from './category';
 import { resourceKey, type RepresentContext } from './common';

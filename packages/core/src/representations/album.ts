@@ -1,8 +1,8 @@
-import { albumPictures, type AlbumPictureKind } from '../domain/album-pictures';
-import type { AlbumRecord } from '../domain/album-records';
+import { type AlbumPictureKind, albumPictures, type AlbumRecord } from '../records/album';
 import type { UserRecord } from '../records';
 import { since } from '../engine/versions';
-import { connection, escapeHtml, placeholderPicture, resourceKey, type RepresentContext } from './common';
+import { connection, placeholderPicture, resourceKey, type RepresentContext } from './common';
+import { escapeHtml } from '../support/html';
 import { representPicture } from './picture';
 import { representUserSummary } from './user';
 

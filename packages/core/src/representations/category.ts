@@ -1,6 +1,6 @@
 import { categories, subcategoriesOf, type Category } from '../catalog/categories';
 import { since } from '../engine/versions';
-import type { CategoryStats } from '../domain/category-stats';
+import type { CategoryStats } from '../records/category';
 import { connection, interaction, placeholderPicture, resourceKey, type RepresentContext } from './common';
 
 export const categoryUri = (slug: string): string => `/categories/${slug}`;

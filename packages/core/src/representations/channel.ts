@@ -1,5 +1,5 @@
-import { categoriesOfChannel } from '../domain/channel-categories';
-import type { ChannelRecord } from '../domain/channel-records';
+import { categoriesOfChannel } from '../catalog/categories';
+import type { ChannelRecord } from '../records/channel';
 import type { UserRecord } from '../records';
 import { since } from '../engine/versions';
 import { representCategory } from './category';

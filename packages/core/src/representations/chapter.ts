@@ -1,4 +1,4 @@
-import type { ChapterRecord } from '../domain/chapter-records';
+import type { ChapterRecord } from '../records/chapter';
 import type { FrameSource } from '../media/image-links';
 import type { LinkAccess } from '../media/link-access';
 import { resourceKey, type RepresentContext } from './common';

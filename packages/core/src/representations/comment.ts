@@ -1,4 +1,4 @@
-import type { CommentRecord } from '../domain/comments';
+import type { CommentRecord } from '../records/comment';
 import type { UserRecord } from '../records';
 import { since } from '../engine/versions';
 import { connection, resourceKey, type RepresentContext } from './common';

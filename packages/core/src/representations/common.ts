@@ -21,9 +21,6 @@ export interface RepresentContext {
   uploadQuotaBytes?: number;
 }
 
-/** ISO 8601 with an explicit offset, second precision: `2026-01-02T03:04:05+00:00` (toISOString always ends in `.sssZ`). */
-export const isoTime = (date: Date): string => `${date.toISOString().slice(0, -5)}+00:00`;
-
 const resourceKeys = new Map<string, string>();
 
 /** Opaque, stable per resource; remembered, since every representation of a page computes several. */
@@ -81,6 +78,3 @@ export function placeholderPicture(ctx: RepresentContext, type: 'portrait' | 'th
   }
   return picture;
 }
-
-/** Text made safe inside an HTML attribute or element (embed codes). */
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,4 +1,4 @@
-import type { CustomLogoRecord } from '../domain/embed-records';
+import type { CustomLogoRecord } from '../records/embed';
 import { resourceKey, type RepresentContext } from './common';
 import { imageFields, pictureContent } from './picture';
 

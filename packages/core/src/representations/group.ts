@@ -1,4 +1,4 @@
-import { moderatorRoles, type GroupMemberRecord, type GroupRecord } from '../domain/group-records';
+import { moderatorRoles, type GroupMemberRecord, type GroupRecord } from '../records/group';
 import type { UserRecord } from '../records';
 import { since } from '../engine/versions';
 import { connection, interaction, placeholderPicture, resourceKey, type RepresentContext } from './common';

@@ -1,8 +1,7 @@
 import { genres } from '../catalog/genres';
 import type { Country } from '../catalog/countries';
-import { unsoldReason } from '../domain/ondemand-offers';
-import type { PageTotals } from '../domain/ondemand-page-lists';
-import type { EpisodeOffers, OndemandPageRecord, PurchaseRecord, PurchaseType } from '../domain/ondemand-records';
+import { unsoldReason } from '../records/ondemand-offers';
+import type { PageTotals, EpisodeOffers, OndemandPageRecord, PurchaseType, PagePurchases } from '../records/ondemand';
 import type { UserRecord } from '../records';
 import { since } from '../engine/versions';
 import { connection, placeholderPicture, resourceKey, type RepresentContext } from './common';
@@ -12,12 +11,6 @@ import { representPicture } from './picture';
 import { representUserSummary } from './user';
 
 export const pageUri = (id: string): string => `/ondemand/pages/${id}`;
-
-/** What the viewer bought of a page: their latest purchase of each kind, and the time "now" to tell what still runs. */
-export interface PagePurchases {
-  now: string;
-  latest: Partial<Record<PurchaseType, PurchaseRecord>>;
-}
 
 /**
  * What representPage needs besides the page: its owner, the viewer's purchases (none for

@@ -1,4 +1,4 @@
-import type { PromotionRecord } from '../domain/ondemand-records';
+import type { PromotionRecord } from '../records/ondemand';
 import { connection, resourceKey } from './common';
 import { pageUri } from './ondemand-page';
 

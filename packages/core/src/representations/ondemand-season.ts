@@ -1,4 +1,4 @@
-import type { SeasonRecord } from '../domain/ondemand-records';
+import type { SeasonRecord } from '../records/ondemand';
 import { since } from '../engine/versions';
 import { connection, resourceKey, type RepresentContext } from './common';
 import { pageUri } from './ondemand-page';

@@ -1,4 +1,4 @@
-import type { PageVideoRecord, SeasonRecord } from '../domain/ondemand-records';
+import type { PageVideoRecord, SeasonRecord } from '../records/ondemand';
 import { since } from '../engine/versions';
 import type { RepresentContext } from './common';
 import { pageUri } from './ondemand-page';

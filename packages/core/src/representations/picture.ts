@@ -11,6 +11,7 @@ import {
 import type { PlaceholderKind } from '../media/media-tools';
 import { pictureAccess, type LinkAccess } from '../media/link-access';
 import { resourceKey, type RepresentContext } from './common';
+import { frameSource } from '../media/image-links';
 
 /** The placeholder each kind of picture owner shows until it has an image. */
 export const placeholderOf = (ownerKind: string): PlaceholderKind =>
@@ -18,10 +19,6 @@ export const placeholderOf = (ownerKind: string): PlaceholderKind =>
 
 /** The sizes a picture of this owner kind is served in. */
 export const sizesOf = (ownerKind: string) => (ownerKind === 'user' ? portraitSizes : thumbnailSizes);
-
-/** The file a video's pictures take frames from: only a video that is available has one. */
-export const frameSource = (video: VideoRecord): FrameSource | null =>
-  video.file && video.status === 'available' ? { videoId: video.id, fileKey: video.file.key, duration: video.duration } : null;
 
 /** What a picture shows: its upload, else (a video's) the frame at its time, else the placeholder. */
 export function pictureContent(image: PictureRecord['image'], ownerKind: string, time: number | null, frame: FrameSource | null): ImageContent {

@@ -1,4 +1,4 @@
-import type { EmbedPresetRecord } from '../domain/embed-records';
+import type { EmbedPresetRecord } from '../records/embed';
 import type { UserRecord } from '../records';
 import { since } from '../engine/versions';
 import { connection, resourceKey, type RepresentContext } from './common';

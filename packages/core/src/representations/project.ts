@@ -1,4 +1,4 @@
-import type { ProjectRecord } from '../domain/project-records';
+import type { ProjectRecord } from '../records/project';
 import type { UserRecord } from '../records';
 import { since } from '../engine/versions';
 import { connection, resourceKey, type RepresentContext } from './common';

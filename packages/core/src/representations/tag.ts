@@ -1,8 +1,5 @@
 import { connection, resourceKey } from './common';
 
-/** Tag words are compared in one canonical form: trimmed, lower case, inner spaces collapsed. */
-export const canonicalTag = (word: string): string => word.trim().replace(/\s+/g, ' ').toLowerCase();
-
 export const tagUri = (canonical: string): string => `/tags/${encodeURIComponent(canonical)}`;
 
 /** The Tag representation; with `videosTotal` (a tag on its own) it carries its videos connection. */

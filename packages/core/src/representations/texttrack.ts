@@ -2,7 +2,8 @@ import type { TexttrackRecord, VideoRecord } from '../records';
 import { accessVersion } from '../media/link-access';
 import { trackLinkExpiry, trackToken } from '../media/track-links';
 import { uploadCapability } from '../media/image-links';
-import { isoTime, resourceKey, type RepresentContext } from './common';
+import { resourceKey, type RepresentContext } from './common';
+import { isoTime } from '../support/time';
 import { videoUri } from './video';
 
 /**

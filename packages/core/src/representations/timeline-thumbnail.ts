@@ -1,6 +1,7 @@
 import type { TimelineThumbnailRecord, VideoRecord } from '../records';
 import { resourceKey, type RepresentContext } from './common';
-import { frameSource, imageFields, pictureContent } from './picture';
+import { imageFields, pictureContent } from './picture';
+import { frameSource } from '../media/image-links';
 import { pictureAccess } from '../media/link-access';
 
 /**

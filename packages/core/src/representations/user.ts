@@ -2,7 +2,8 @@ import type { UserRecord } from '../records';
 import { since } from '../engine/versions';
 import { connection, interaction, notReportable, placeholderPicture, resourceKey, type RepresentContext } from './common';
 import { representPicture } from './picture';
-import { spaceOf } from '../domain/upload-quota';
+import { spaceOf } from '../records/upload-space';
+import type { UserFacts } from '../records/user-facts';
 
 export const userUri = (id: string): string => `/users/${id}`;
 
@@ -11,33 +12,6 @@ const portraitOf = (user: UserRecord, ctx: RepresentContext) =>
   user.active_picture
     ? representPicture(user.active_picture, `/users/${user.id}/pictures/${user.active_picture.id}`, ctx, user.id)
     : placeholderPicture(ctx, 'portrait');
-
-/** What the User representation needs besides the record, for its viewer (domain/users.ts loadUserFacts). */
-export interface UserFacts {
-  /** When the viewer followed the user; null when they do not. */
-  followed: string | null;
-  /** The channels the user moderates that the viewer may see: what the `moderated_channels` connection lists. */
-  moderatedChannels: number;
-  /** The videos shared with the user (`shared`). */
-  shared: number;
-  /** The totals of the user's lists as the viewer lists them; null for the user themselves, whose counters count what they list. */
-  listed: ListedTotals | null;
-}
-
-/** The connections whose lists show another caller less than their user's counters count (domain/listed-totals.ts). */
-export interface ListedTotals {
-  videos: number;
-  albums: number;
-  channels: number;
-  groups: number;
-  likes: number;
-  appearances: number;
-  folders: number;
-  watchlater: number;
-  watched: number;
-  categories: number;
-  shared: number;
-}
 
 /** Blocking, which reelbase has no feature for, in its empty form: nobody is blocked, nowhere (`uri` null) to do nothing. */
 const notBlocked = Object.freeze({ uri: null, options: Object.freeze([]), added: false, added_time: null });

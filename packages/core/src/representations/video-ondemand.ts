@@ -1,19 +1,6 @@
-import type { OndemandPageRecord, PageVideoRecord, SeasonRecord } from '../domain/ondemand-records';
-import type { PagePurchases } from './ondemand-page';
-import { offerOf, unsoldReason } from '../domain/ondemand-offers';
+import type { ClipOndemand, ClipPurchases } from '../records/ondemand';
+import { offerOf, unsoldReason } from '../records/ondemand-offers';
 import { resourceKey, type RepresentContext } from './common';
-
-/** A video's place on an On Demand page the viewer may see (domain/clip-ondemand.ts). */
-export interface ClipOndemand {
-  page: OndemandPageRecord;
-  row: PageVideoRecord;
-  season: SeasonRecord | null;
-  /** The page's first trailer the viewer may watch. */
-  trailer: PageVideoRecord | null;
-}
-
-/** The latest purchase of each kind the viewer made of the video's page (as the page's own representation reads them). */
-export type ClipPurchases = PagePurchases['latest'];
 
 /** The Clip's `ondemand`, `season` and `trailer` connections: null for a video on no page the viewer may see. */
 export function ondemandConnections(od: ClipOndemand | null): Record<string, unknown> {

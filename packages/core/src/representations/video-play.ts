@@ -1,6 +1,7 @@
 import type { VideoRecord } from '../records';
 import { playBase } from '../media/play-links';
-import { isoTime, type RepresentContext } from './common';
+import { type RepresentContext } from './common';
+import { isoTime } from '../support/time';
 
 /** `sd` up to 540 lines, `hd` to 1080, `uhd` above: the hosted API's quality words. */
 const quality = (height: number, width: number): string => {

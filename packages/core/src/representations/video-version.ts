@@ -1,7 +1,7 @@
 import type { VideoVersionRecord } from '../records';
 import { resourceKey } from './common';
 import { videoUri } from './video';
-import { uploadLinks } from '../uploads/uploads';
+import { uploadLinks } from '../media/upload-links';
 
 export const videoVersionUri = (record: VideoVersionRecord): string => `${videoUri(record.video_id)}/versions/${record.id}`;
 

@@ -1,4 +1,4 @@
-import type { WebhookRecord } from '../domain/webhooks';
+import type { WebhookRecord } from '../records/webhook';
 import { resourceKey } from './common';
 
 export const webhookUri = (hook: WebhookRecord): string => `/users/${hook.user_id}/webhooks/${hook.id}`;

@@ -1,4 +1,4 @@
-import { inlineSource, pageHeaders } from '../domain/page-security';
+import { inlineSource, pageHeaders } from '../support/page-security';
 import type { Reply } from '../engine/operation';
 
 const style = 'body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}code{font-size:.9em}';

@@ -1,5 +1,5 @@
 import type { Store } from './store';
-import { keep } from '../representations/remembered';
+import { keep } from '../support/remembered';
 
 /**
  * What core derived from reads (a token's caller, a viewer's rows, a user's facts), remembered per

@@ -1,4 +1,4 @@
-import type { RateLimit, RateLimiter } from '../engine/rate-limit';
+import type { RateLimit, RateLimiter } from './rate-limiter';
 import type { MatchFilter } from './search';
 
 /**

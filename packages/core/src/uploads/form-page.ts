@@ -1,5 +1,7 @@
-import { inlineSource, originSource, pageHeaders } from '../domain/page-security';
-import { postForm, type OpenUpload } from './uploads';
+import { originSource } from '../domain/page-security';
+import { inlineSource, pageHeaders } from '../support/page-security';
+import { type OpenUpload } from './uploads';
+import { postForm } from '../media/upload-links';
 
 const style = 'body{font:16px system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}form{display:grid;gap:1rem}';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Service } from '../engine/service';
 import type { VideoRecord, VideoVersionRecord } from '../records';
 import { newBlobKey, openUpload, targetOf, type OpenUpload } from './uploads';
-import { attachMultipart, enqueueLostAbort } from '../jobs/abort-upload-job';
+import { attachMultipart, enqueueLostAbort } from './abort-upload-job';
 import { enqueueDelete } from '../jobs/delete-job';
 
 /** One part of an object store's multipart upload, as the store acknowledged it. */

@@ -1,6 +1,6 @@
 import type { Store } from '../../store/store';
 import { eq } from '../../store/filters';
-import { isoTime } from '../../representations/common';
+import { isoTime } from '../../support/time';
 import { createUser, type NewUser } from '../users';
 import type { UserRecord } from '../../records';
 import { hashPassword, passwordProblem } from './passwords';

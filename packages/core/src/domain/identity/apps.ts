@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Store } from '../../store/store';
 import { eq } from '../../store/filters';
 import { hashToken, newToken } from '../../engine/auth';
-import { isoTime } from '../../representations/common';
+import { isoTime } from '../../support/time';
 import type { AppRecord } from './records';
 
 export interface NewApp {

@@ -1,7 +1,7 @@
 import type { Store } from '../../store/store';
 import { lt } from '../../store/filters';
 import { hashToken, newToken } from '../../engine/auth';
-import { isoTime } from '../../representations/common';
+import { isoTime } from '../../support/time';
 import type { AuthorizeRequest } from './authorize-request';
 import type { CodeRecord } from './records';
 

@@ -3,7 +3,7 @@ import { lt } from '../../store/filters';
 import { hashToken, newToken, type TokenRecord } from '../../engine/auth';
 import type { Context, Reply } from '../../engine/operation';
 import { appScopes, isScope, type Scope } from '../../engine/scopes';
-import { isoTime } from '../../representations/common';
+import { isoTime } from '../../support/time';
 import type { UserRecord } from '../../records';
 import { representUsers } from '../users';
 import { representApp } from './apps';

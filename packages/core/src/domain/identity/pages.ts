@@ -1,7 +1,7 @@
 import type { Reply } from '../../engine/operation';
 import type { Scope } from '../../engine/scopes';
-import { escapeHtml } from '../../representations/common';
-import { inlineSource, pageHeaders } from '../page-security';
+import { escapeHtml } from '../../support/html';
+import { inlineSource, pageHeaders } from '../../support/page-security';
 import { authorizeParamNames, authorizeQuery, type AuthorizeParams } from './authorize-request';
 
 /**

@@ -2,7 +2,7 @@ import type { Store } from '../../store/store';
 import { lt } from '../../store/filters';
 import { hashToken, newToken } from '../../engine/auth';
 import type { LinkSigner } from '../../media/link-signer';
-import { isoTime } from '../../representations/common';
+import { isoTime } from '../../support/time';
 import type { UserRecord } from '../../records';
 import type { SessionRecord } from './records';
 

@@ -1,14 +1,14 @@
 import type { LocalCopy } from '../blobs/blob-store';
 import type { TranscodeResult } from '../media/media-tools';
 import type { RenditionSet, VideoRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import type { Store } from '../store/store';
-import type { JobRecord } from './job-records';
-import { enqueue, markDone, stillHeld } from './queue';
-import { deleteNow, enqueueDelete } from './delete-job';
+import type { JobRecord } from '../jobs/job-records';
+import { enqueue, markDone, stillHeld } from '../jobs/queue';
+import { deleteNow, enqueueDelete } from '../jobs/delete-job';
 import { renditionsKey, type TranscodeDeps } from './transcode-job';
-import { attemptScratch, dropEarlierAttempts } from './attempt-scratch';
-import type { JobHandler } from './worker';
+import { attemptScratch, dropEarlierAttempts } from '../jobs/attempt-scratch';
+import type { JobHandler } from '../jobs/worker';
 
 export const repackageKind = 'repackage';
 

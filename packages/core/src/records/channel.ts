@@ -1,4 +1,4 @@
-import type { TagWord } from './tags';
+import type { TagWord } from './tag';
 
 /** Who may see a channel: anybody, its moderators (the owner among them), or its moderators and a user list. */
 export type ChannelPrivacy = 'anybody' | 'moderators' | 'users';

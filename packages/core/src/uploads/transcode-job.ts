@@ -2,15 +2,15 @@ import type { BlobAccess } from '../blobs/blob-store';
 import { isMediaInputError, type MediaTools, type TranscodeResult, type VideoProbe } from '../media/media-tools';
 import { framePrefix } from '../media/image-links';
 import type { VideoRecord, VideoVersionRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import type { Store } from '../store/store';
-import type { JobRecord } from './job-records';
-import { enqueue, markDone, stillHeld } from './queue';
-import { PermanentJobError, type JobHandler } from './worker';
+import type { JobRecord } from '../jobs/job-records';
+import { enqueue, markDone, stillHeld } from '../jobs/queue';
+import { PermanentJobError, type JobHandler } from '../jobs/worker';
 import { emitVideoEvent } from '../domain/webhooks';
-import { deleteNow, enqueueDelete } from './delete-job';
+import { deleteNow, enqueueDelete } from '../jobs/delete-job';
 import { countUploadBytes } from '../domain/upload-quota';
-import { attemptScratch, dropEarlierAttempts } from './attempt-scratch';
+import { attemptScratch, dropEarlierAttempts } from '../jobs/attempt-scratch';
 
 export const transcodeKind = 'transcode';
 

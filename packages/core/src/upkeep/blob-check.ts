@@ -1,5 +1,5 @@
 import type { Store } from '../store/store';
-import type { BlobInfo, BlobStore } from './blob-store';
+import type { BlobInfo, BlobStore } from '../blobs/blob-store';
 import { OwnedIndex, type OwnedBlob } from './owned-keys';
 import { deleteNow, enqueueDelete } from '../jobs/delete-job';
 import { deadScratch } from '../jobs/attempt-scratch';

@@ -1,9 +1,9 @@
 import { ApiError, codes, notFound } from '../engine/errors';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { and, eq } from '../store/filters';
 import type { Store } from '../store/store';
-import type { JobRecord } from './job-records';
-import { recordTranscodeFailure, transcodeKind } from './transcode-job';
+import type { JobRecord } from '../jobs/job-records';
+import { recordTranscodeFailure, transcodeKind } from '../uploads/transcode-job';
 
 /**
  * The operator's job console (issue 47): list, show, retry and cancel jobs. The admin operations

@@ -144,3 +144,31 @@ export type PurchaseRecord = {
 
 /** A page in a user's library: one row per user and page, touched on every purchase (the list's order). */
 export type LibraryRecord = { id: string; user_id: string; page_id: string; purchase_time: string };
+
+/** The totals of a page's doubled `metadata.connections` that depend on the viewer. */
+export interface PageTotals {
+  /** Videos of the page the viewer may see (GET …/videos). */
+  viewable: number;
+  /** Users who liked them (GET …/likes). */
+  likes: number;
+  /** Comments on them (GET …/comments). */
+  comments: number;
+}
+
+/** What the viewer bought of a page: their latest purchase of each kind, and the time "now" to tell what still runs. */
+export interface PagePurchases {
+  now: string;
+  latest: Partial<Record<PurchaseType, PurchaseRecord>>;
+}
+
+/** A video's place on an On Demand page the viewer may see (domain/clip-ondemand.ts). */
+export interface ClipOndemand {
+  page: OndemandPageRecord;
+  row: PageVideoRecord;
+  season: SeasonRecord | null;
+  /** The page's first trailer the viewer may watch. */
+  trailer: PageVideoRecord | null;
+}
+
+/** The latest purchase of each kind the viewer made of the video's page (as the page's own representation reads them). */
+export type ClipPurchases = PagePurchases['latest'];

@@ -1,4 +1,4 @@
-import type { OndemandPageRecord, PriceList, PurchaseType } from './ondemand-records';
+import type { OndemandPageRecord, PriceList, PurchaseType } from './ondemand';
 
 /**
  * What an On Demand page sells now. SPEC.md lets a page be published or pre-ordered without a

@@ -1,14 +1,15 @@
 import type { Doc, Store } from '../store/store';
 import { and, gt, isIn } from '../store/filters';
 import type { PictureRecord, RenditionSet, TexttrackRecord, TimelineThumbnailRecord, VideoRecord, VideoVersionRecord } from '../records';
-import type { CustomLogoRecord } from '../domain/embed-records';
-import type { StoredImage } from '../media/image-links';
+import type { CustomLogoRecord } from '../records/embed';
 import { framePrefix } from '../media/image-links';
+import { type StoredImage } from '../records/image';
 import type { JobRecord } from '../jobs/job-records';
 import { deleteKind, type DeletePayload } from '../jobs/delete-job';
-import { renditionsKey, transcodeKind } from '../jobs/transcode-job';
-import { repackageKind } from '../jobs/repackage-job';
-import { stagingKey, uploadId, type Target } from '../uploads/uploads';
+import { renditionsKey, transcodeKind } from '../uploads/transcode-job';
+import { repackageKind } from '../uploads/repackage-job';
+import { stagingKey, type Target } from '../uploads/uploads';
+import { uploadId } from '../media/upload-links';
 
 /** A blob (or, with `tree`, every blob below `key/`) something in the store holds. */
 export interface OwnedBlob {

@@ -1,4 +1,4 @@
-import type { StoredImage } from '../media/image-links';
+import type { StoredImage } from './image';
 import type { EmbedSettings, PresetRecord } from '../records';
 
 /** The player settings an embed preset holds: the embed settings of a video, plus the outro. */

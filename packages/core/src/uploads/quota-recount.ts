@@ -1,8 +1,9 @@
 import type { Store } from '../store/store';
 import type { UserRecord, VideoRecord } from '../records';
 import { eq } from '../store/filters';
-import { giveUpExpired } from '../jobs/abort-upload-job';
-import { reservedBytes, usedBytes, videoHoldings } from './upload-quota';
+import { giveUpExpired } from './abort-upload-job';
+import { videoHoldings } from '../domain/upload-quota';
+import { reservedBytes, usedBytes } from '../records/upload-space';
 
 /** Users recounted per page by recountUploadQuota, and videos read per query. */
 const recountPage = 200;

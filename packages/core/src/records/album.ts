@@ -40,3 +40,15 @@ export type AlbumVideoRecord = {
   position: number;
   created_time: string;
 };
+
+/**
+ * An album's images, each kind with one active image at most, which the album keeps a copy of:
+ * custom logos (the active one shows in the album's player, `custom_logo`) and custom thumbnails
+ * (the active one is the album's `pictures`).
+ */
+export const albumPictures = {
+  logo: { collection: 'albums', ownerKind: 'album_logo', segment: 'logos', active: 'active_logo', noun: 'logo' },
+  thumbnail: { collection: 'albums', ownerKind: 'album_thumbnail', segment: 'custom_thumbnails', active: 'active_thumbnail', noun: 'custom thumbnail' },
+} as const;
+
+export type AlbumPictureKind = keyof typeof albumPictures;

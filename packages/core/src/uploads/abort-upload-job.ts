@@ -1,13 +1,14 @@
 import type { BlobAccess } from '../blobs/blob-store';
 import type { VideoRecord, VideoVersionRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import type { Store } from '../store/store';
-import { endUpload, parseId, uploadId, type Target } from '../uploads/uploads';
+import { endUpload, parseId, type Target } from './uploads';
+import { uploadId } from '../media/upload-links';
 import { and, eq } from '../store/filters';
-import type { JobRecord } from './job-records';
-import { deleteNow, enqueueDelete } from './delete-job';
-import { enqueue, markDone, release, stillHeld } from './queue';
-import type { JobHandler } from './worker';
+import type { JobRecord } from '../jobs/job-records';
+import { deleteNow, enqueueDelete } from '../jobs/delete-job';
+import { enqueue, markDone, release, stillHeld } from '../jobs/queue';
+import type { JobHandler } from '../jobs/worker';
 
 export const abortUploadKind = 'uploads.abort';
 
