@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { eq, schema, type JobRecord, type VideoRecord } from '@reelbase/core';
 import { createTusVideo, descendants, makeClip, sendByTus, stillRunning, until, WebhookReceiver, type ProcessEntry } from '@reelbase/api-tests';
+import { findFfmpeg } from '@reelbase/media';
 import { openSqliteStore } from '@reelbase/store-sqlite';
 import { tempDir } from './cli-harness';
 import { account, appears, caller, deliveries, killCli, servedUrl, startCli, stopCli, type CliProcess } from './worker-processes';
@@ -13,6 +14,37 @@ const t0 = Date.parse('2030-01-01T00:00:00Z');
 const clock = (k: number) => new Date(t0 + k * 300_000).toISOString();
 const rounds = 10;
 const ready = { serve: /^Stop with Ctrl-C\.$/, worker: /^Transcoding 1 at a time with ffmpeg/ };
+/** How long a first attempt's ffmpeg is held at most: past any round's kill, short of the test's timeout. */
+const holdSeconds = 60;
+
+/**
+ * An `ffmpeg` (REELBASE_FFMPEG) that runs the real one, but on a first attempt (its outputs are in a
+ * `…-a1` scratch directory) reads the input looped at its own pace (`-re`) for `holdSeconds`: the
+ * ffmpeg a round kills is then still writing the ladder when the test looks for it, however fast the
+ * clip would encode, and the test kills it at once instead of racing it (the "timed out waiting for
+ * ffmpeg to start" of issue 48 on Node 22). It keeps its pid (exec) and its name, so the process
+ * table shows the real ffmpeg. Second attempts encode at full speed.
+ */
+function heldFfmpeg(dir: string): string {
+  const real = findFfmpeg(process.env)!.path;
+  const path = join(dir, 'bin', 'ffmpeg');
+  mkdirSync(join(dir, 'bin'));
+  const hold = `-stream_loop -1 -t ${holdSeconds} -re`;
+  writeFileSync(
+    path,
+    [
+      '#!/bin/sh',
+      'case "$*" in',
+      // The input options go right before the first -i; the rest of the arguments keep their order.
+      `  *-a1/*) for a; do shift; if [ "$a" = -i ] && [ -z "$held" ]; then set -- "$@" ${hold}; held=1; fi; set -- "$@" "$a"; done ;;`,
+      'esac',
+      `exec '${real}' "$@"`,
+      '',
+    ].join('\n'),
+  );
+  chmodSync(path, 0o755);
+  return path;
+}
 
 /**
  * Issue 48: SIGKILL a process while its ffmpeg writes a ladder, ten times in a row. Each time the
@@ -47,7 +79,8 @@ export function killTenTimes(variant: 'a server with its embedded worker' | 'a w
       const setup = await openSqliteStore({ schema, path: db });
       const token = await account(setup, clock(0));
       await setup.close();
-      const env = (k: number) => ({ REELBASE_STORE: `sqlite:${db}`, REELBASE_FILES: files, REELBASE_TEST_CLOCK: clock(k), REELBASE_WEBHOOK_ALLOW_PRIVATE: '1', REELBASE_RATE_LIMIT: 'off' });
+      const ffmpeg = heldFfmpeg(dir);
+      const env = (k: number) => ({ REELBASE_STORE: `sqlite:${db}`, REELBASE_FILES: files, REELBASE_FFMPEG: ffmpeg, REELBASE_TEST_CLOCK: clock(k), REELBASE_WEBHOOK_ALLOW_PRIVATE: '1', REELBASE_RATE_LIMIT: 'off' });
       const start = async (args: string[], k: number, line: RegExp) => {
         const p = await startCli(args, env(k), line, dir);
         started.push(p);
