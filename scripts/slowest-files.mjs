@@ -10,8 +10,9 @@ export function slowestFiles(path) {
   if (!existsSync(path)) return '';
   const files = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
   files.sort((a, b) => b.ms - a.ms);
-  const total = files.reduce((s, f) => s + f.ms, 0);
-  const lines = [`\nThe ${Math.min(shown, files.length)} slowest of ${files.length} files (sum of all ${(total / 1000).toFixed(0)} s):\n`];
-  for (const f of files.slice(0, shown)) lines.push(`${(f.ms / 1000).toFixed(1).padStart(7)} s  ${f.file}\n`);
+  const sum = (key) => files.reduce((s, f) => s + (f[key] ?? 0), 0) / 1000;
+  const seconds = (ms) => `${(ms / 1000).toFixed(1).padStart(7)} s`;
+  const lines = [`\nThe ${Math.min(shown, files.length)} slowest of ${files.length} files (all together: ${sum('ms').toFixed(0)} s, CPU ${sum('cpuMs').toFixed(0)} s):\n`];
+  for (const f of files.slice(0, shown)) lines.push(`${seconds(f.ms)}  ${f.cpuMs === null ? '' : `(CPU ${seconds(f.cpuMs).trim()})  `}${f.file}\n`);
   return lines.join('');
 }
