@@ -49,11 +49,13 @@ const defaultTimeoutMs = 300_000;
 const reporters = ['spec', fileURLToPath(new URL('slowest-tests.mjs', import.meta.url))].flatMap((r) => [`--test-reporter=${r}`, '--test-reporter-destination=stdout']);
 // Three files at a time on two cores: most of a file's time is spent waiting on sockets, child
 // processes (ffmpeg, servers) and PostgreSQL, and node:test would run one file at a time.
+// REELBASE_TEST_CONCURRENCY sets another number (to measure it, or on a machine with more cores).
+const concurrency = Number(process.env.REELBASE_TEST_CONCURRENCY) || 3;
 let status;
 try {
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', ...['test-timeouts.mjs', 'file-times.mjs'].flatMap((m) => ['--import', fileURLToPath(new URL(m, import.meta.url))]), '--conditions=source', '--test', '--test-concurrency=3', ...reporters, ...selected],
+    ['--import', 'tsx', ...['test-timeouts.mjs', 'file-times.mjs'].flatMap((m) => ['--import', fileURLToPath(new URL(m, import.meta.url))]), '--conditions=source', '--test', `--test-concurrency=${concurrency}`, ...reporters, ...selected],
     // REELBASE_TEST_CACHE: test clips (makeClip) are made once a run, whichever file asks first.
     {
       stdio: 'inherit',
