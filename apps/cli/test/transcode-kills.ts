@@ -88,11 +88,14 @@ export function killTenTimes(variant: 'a server with its embedded worker' | 'a w
       };
       const embedded = variant === 'a server with its embedded worker';
       const transcoder = (k: number) => (embedded ? start(['serve', '--port', '0'], k, ready.serve) : start(['worker'], k, ready.worker));
-      const server = embedded ? null : await start(['serve', '--port', '0', '--no-worker'], 0, ready.serve);
-
-      const clip = await makeClip({ width: 320, height: 240, seconds: 3 });
+      // The first processes start together, and beside the clip's making: none needs another to start.
+      const [server, clip, first] = await Promise.all([
+        embedded ? null : start(['serve', '--port', '0', '--no-worker'], 0, ready.serve),
+        makeClip({ width: 320, height: 240, seconds: 3 }),
+        transcoder(0),
+      ]);
       const ids: string[] = [];
-      let victim = await transcoder(0);
+      let victim = first;
       for (let k = 0; k < rounds; k++) {
         const api = caller(servedUrl(server ?? victim), token);
         if (k === 0) assert.equal((await api.call('POST', '/me/webhooks', { json: { url: receiver.url, events: ['video.available'] } })).status, 201);
