@@ -74,14 +74,8 @@ describe('a fleet sharing only PostgreSQL and an S3 bucket', { skip: database ? 
     const env = (home: string) => ({ ...s3.env(), REELBASE_STORE: url, REELBASE_FILES: join(home, 'files'), REELBASE_TEST_CLOCK: t0, REELBASE_WEBHOOK_ALLOW_PRIVATE: '1', REELBASE_RATE_LIMIT: 'off' });
     const processes: CliProcess[] = [];
     try {
-      // All four start at once: each waits seconds on loading its modules, and none needs another to start.
-      const starting = homes.map((home, i) =>
-        i < 2 ? startCli(['serve', '--port', '0', '--no-worker'], env(home), /^Stop with Ctrl-C\.$/, home) : startCli(['worker'], env(home), /^Transcoding 1 at a time with ffmpeg/, home),
-      );
-      // Every one that started is stopped below, even when another failed to.
-      const outcomes = await Promise.allSettled(starting);
-      for (const o of outcomes) if (o.status === 'fulfilled') processes.push(o.value);
-      for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
+      for (const home of homes.slice(0, 2)) processes.push(await startCli(['serve', '--port', '0', '--no-worker'], env(home), /^Stop with Ctrl-C\.$/, home));
+      for (const home of homes.slice(2)) processes.push(await startCli(['worker'], env(home), /^Transcoding 1 at a time with ffmpeg/, home));
       const [a, b] = processes.slice(0, 2).map(servedUrl);
       assert.ok(processes[0].lines.includes('Video files: s3://reelbase/'), processes[0].lines.join('\n'));
       assert.match(processes[2].lines[0], /, files s3:\/\/reelbase\/$/);
