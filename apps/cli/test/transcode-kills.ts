@@ -71,7 +71,7 @@ export function killTenTimes(variant: 'a server with its embedded worker' | 'a w
     // Longer than the default: eleven processes start one after another and ten transcodes are
     // done twice each, two to three minutes (122 and 165 s measured) on a 2-core machine with a
     // load average of 23.
-    it(`${variant}: its ffmpeg is gone within 3 s of each kill; the next attempt completes the job with one set of renditions`, { timeout: 600_000 }, async () => {
+    it(`${variant}: its ffmpeg is gone within 3 s of each kill; the next attempt completes the job with one set of renditions`, { timeout: 600_000 }, async (t) => {
       const files = join(dir, 'files');
       const work = join(files, '.tmp');
       mkdirSync(work, { recursive: true });
@@ -84,6 +84,13 @@ export function killTenTimes(variant: 'a server with its embedded worker' | 'a w
       const start = async (args: string[], k: number, line: RegExp) => {
         const p = await startCli(args, env(k), line, dir);
         started.push(p);
+        // Once the test timed out, `after` has stopped what had started; one that starts later would
+        // keep this file's process (and the run) waiting on it, so it is stopped here, and the rest
+        // of the test with it.
+        if (t.signal.aborted) {
+          await killCli(p);
+          t.signal.throwIfAborted();
+        }
         return p;
       };
       const embedded = variant === 'a server with its embedded worker';
@@ -97,13 +104,14 @@ export function killTenTimes(variant: 'a server with its embedded worker' | 'a w
       const ids: string[] = [];
       let victim = first;
       for (let k = 0; k < rounds; k++) {
+        const round = performance.now();
         const api = caller(servedUrl(server ?? victim), token);
         if (k === 0) assert.equal((await api.call('POST', '/me/webhooks', { json: { url: receiver.url, events: ['video.available'] } })).status, 201);
         const { id, link } = await createTusVideo(api, token, clip.length);
         await sendByTus(link, clip);
         ids.push(id);
         // Killed once its ffmpeg runs: the attempt's scratch directory exists by then.
-        await appears(work, (e) => /^work-transcode-\d+-a1$/.test(e));
+        await appears(work, (e) => /^work-transcode-\d+-a1$/.test(e), t.signal);
         let tools: ProcessEntry[] = [];
         await until(() => (tools = descendants(victim.child.pid!)).some((p) => p.name === 'ffmpeg'), `round ${k}: ffmpeg to start`, 60_000);
         await killCli(victim);
@@ -115,6 +123,8 @@ export function killTenTimes(variant: 'a server with its embedded worker' | 'a w
         await deliveries(receiver, k + 1);
         assert.equal(receiver.deliveries[k].event.data.video.uri, `/videos/${id}`, `round ${k}: the video became available`);
         assert.deepEqual(readdirSync(work).filter((e) => e.startsWith('work-')), [], `round ${k}: both attempts’ scratch directories are gone`);
+        // Each round's time, reported with the test's result (a timeout too): which round was slow, and where a run's time went.
+        t.diagnostic(`round ${k}: ${((performance.now() - round) / 1000).toFixed(1)} s`);
       }
       assert.equal(await stopCli(victim), 0);
       if (server) assert.equal(await stopCli(server), 0);
