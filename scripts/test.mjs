@@ -1,9 +1,10 @@
 // Runs every workspace's test files through node:test with tsx, straight from source.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, existsSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
+import { readdirSync, existsSync, mkdtempSync, rmSync, statfsSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { slowestFiles } from './slowest-files.mjs';
 
 const roots = ['packages', 'apps'];
 const files = [];
@@ -35,6 +36,7 @@ function runDirectory() {
 }
 
 const run = runDirectory();
+const fileTimes = join(run, 'file-times.jsonl');
 // Ctrl-C reaches the tests too: wait for them to stop, then remove the directory (below).
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => {});
 /**
@@ -47,18 +49,23 @@ const defaultTimeoutMs = 300_000;
 const reporters = ['spec', fileURLToPath(new URL('slowest-tests.mjs', import.meta.url))].flatMap((r) => [`--test-reporter=${r}`, '--test-reporter-destination=stdout']);
 // Three files at a time on two cores: most of a file's time is spent waiting on sockets, child
 // processes (ffmpeg, servers) and PostgreSQL, and node:test would run one file at a time.
+// REELBASE_TEST_CONCURRENCY sets another number (to measure it, or on a machine with more cores).
+const concurrency = Number(process.env.REELBASE_TEST_CONCURRENCY) || 3;
 let status;
 try {
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--import', fileURLToPath(new URL('test-timeouts.mjs', import.meta.url)), '--conditions=source', '--test', '--test-concurrency=3', ...reporters, ...selected],
+    ['--import', 'tsx', ...['test-timeouts.mjs', 'file-times.mjs'].flatMap((m) => ['--import', fileURLToPath(new URL(m, import.meta.url))]), '--conditions=source', '--test', `--test-concurrency=${concurrency}`, ...reporters, ...selected],
     // REELBASE_TEST_CACHE: test clips (makeClip) are made once a run, whichever file asks first.
     {
       stdio: 'inherit',
-      env: { REELBASE_TEST_TIMEOUT_MS: String(defaultTimeoutMs), ...process.env, NODE_ENV: 'test', TMPDIR: run, REELBASE_TEST_CACHE: join(run, 'cache') },
+      env: { REELBASE_TEST_TIMEOUT_MS: String(defaultTimeoutMs), ...process.env, NODE_ENV: 'test', TMPDIR: run, REELBASE_TEST_CACHE: join(run, 'cache'), REELBASE_TEST_FILE_TIMES: fileTimes },
     },
   );
   status = r.status ?? 1;
+  process.stdout.write(slowestFiles(fileTimes));
+  // REELBASE_TEST_FILE_TIMES_OUT keeps every file's time (one JSON object a line) for comparing runs.
+  if (process.env.REELBASE_TEST_FILE_TIMES_OUT && existsSync(fileTimes)) copyFileSync(fileTimes, process.env.REELBASE_TEST_FILE_TIMES_OUT);
 } finally {
   rmSync(run, { recursive: true, force: true });
 }

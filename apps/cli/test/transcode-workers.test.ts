@@ -37,9 +37,12 @@ describe('a worker fleet on one PostgreSQL database', { skip: database ? false :
     try {
       const token = await account(store, t0);
       const env = { REELBASE_STORE: url, REELBASE_FILES: files, REELBASE_TEST_CLOCK: t0, REELBASE_WEBHOOK_ALLOW_PRIVATE: '1', REELBASE_RATE_LIMIT: 'off' };
-      const server = await startCli(['serve', '--port', '0', '--no-worker'], env, /^Stop with Ctrl-C\.$/, dir);
+      // The three start at once: none needs another to start.
+      const [server, ...workers] = await Promise.all([
+        startCli(['serve', '--port', '0', '--no-worker'], env, /^Stop with Ctrl-C\.$/, dir),
+        ...[1, 2].map(() => startCli(['worker'], env, /^Transcoding 1 at a time with ffmpeg/, dir)),
+      ]);
       assert.ok(server.lines.includes('No transcode worker here: run `reelbase worker` beside it.'));
-      const workers = await Promise.all([1, 2].map(() => startCli(['worker'], env, /^Transcoding 1 at a time with ffmpeg/, dir)));
       const names = workers.map((w) => /^reelbase worker (\S+) /.exec(w.lines[0])![1]);
       try {
         const api = caller(servedUrl(server), token);

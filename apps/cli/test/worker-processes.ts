@@ -74,17 +74,28 @@ export const caller = (base: string, token: string) => ({
   },
 });
 
-/** Resolves once `name` exists in `dir` (the directory itself must exist): watched, not polled. */
-export function appears(dir: string, name: (entry: string) => boolean): Promise<string> {
-  return new Promise((resolve) => {
+/**
+ * Resolves once `name` exists in `dir` (the directory itself must exist): watched, not polled.
+ * Rejects when `signal` aborts (the test's, when it times out): the watcher would otherwise keep the
+ * test file's process alive.
+ */
+export function appears(dir: string, name: (entry: string) => boolean, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
     const watcher = watch(dir, () => check());
+    const stop = () => {
+      watcher.close();
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', stop, { once: true });
     const check = () => {
       const found = readdirSync(dir).find(name);
       if (!found) return;
       watcher.close();
+      signal?.removeEventListener('abort', stop);
       resolve(found);
     };
-    check();
+    if (signal?.aborted) stop();
+    else check();
   });
 }
 
