@@ -1,3 +1,5 @@
+import { envOf, fromEnv } from './context';
+import { UsageError } from './errors';
 import { line, type CliIo } from './io';
 
 /**
@@ -35,8 +37,16 @@ export function quietThirdPartyNotices(env: NodeJS.ProcessEnv = process.env): vo
   env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 }
 
-/** Says on stderr, once at the start of a long-running command, that this Node.js is past its end of life. */
-export function printNodeSupport(io: CliIo, now: Date): void {
-  const notice = nodeSupportNotice(process.version, now);
+/**
+ * Says on stderr, once at the start of a long-running command, that this Node.js is past its end
+ * of life: judged on today's date by the system clock, not the service's (which tests pin far
+ * ahead with REELBASE_TEST_CLOCK, and which would make every such test print it). Tests set the
+ * day with REELBASE_TEST_TODAY: their processes are started on a day before every end of life.
+ */
+export function printNodeSupport(io: CliIo): void {
+  const day = fromEnv(envOf(io), 'REELBASE_TEST_TODAY');
+  const today = day === undefined ? new Date() : new Date(day);
+  if (Number.isNaN(today.getTime())) throw new UsageError(`REELBASE_TEST_TODAY: "${day}" is not a date such as 2030-01-01`);
+  const notice = nodeSupportNotice(process.version, today);
   if (notice) line(io.stderr, notice);
 }

@@ -42,9 +42,9 @@ describe('Node.js support', () => {
       cleanup();
     });
 
-    // The clock is pinned past every line's end of life in the table, so the notice shows on any Node.js reelbase supports.
+    // The day is past every line's end of life in the table, so the notice shows on any Node.js reelbase supports.
     it('prints the end-of-life line once, on stderr, and never the AWS SDK’s NodeVersionSupportWarning', async () => {
-      const env = { ...s3.env(), REELBASE_STORE: `sqlite:${join(dir, 'reelbase.db')}`, REELBASE_TEST_CLOCK: '2030-01-01T00:00:00Z' };
+      const env = { ...s3.env(), REELBASE_STORE: `sqlite:${join(dir, 'reelbase.db')}`, REELBASE_TEST_TODAY: '2030-01-01' };
       const server = await startCli(['serve', '--port', '0', '--no-worker', '--blobs', 's3://reelbase/node-support'], env, /^Stop with Ctrl-C\.$/, dir);
       assert.equal(await stopCli(server), 0);
       assert.equal(server.errors.filter((l) => l.includes('end of life')).length, 1, server.errors.join('\n'));

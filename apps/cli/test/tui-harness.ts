@@ -6,7 +6,8 @@ import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import { App } from '../src/tui/app';
 import { loadSession } from '../src/tui/session';
-import type { Session } from '../src/tui/state';
+import { update } from '../src/tui/reducer';
+import type { Effect, Keypress, Msg, Session, State } from '../src/tui/state';
 
 /** A `json:memory` service whose clock steps a minute per reading, so "newest first" is stable. */
 export function steppingService(): Promise<Service> {
@@ -106,3 +107,17 @@ export function panes(frame: string): { list: string; detail: string } {
 
 /** The line of a frame that contains `text`. */
 export const lineWith = (frame: string, text: string): string => frame.split('\n').find((l) => l.includes(text)) ?? '';
+
+/** A key press as the TUI's messages carry it. */
+export const key = (text: string, name?: Keypress['name'], shift = false): Msg => ({ type: 'key', key: { text, name, shift } });
+
+/** Feeds messages one after another; answers the last state and every effect asked for. */
+export function run(state: State, ...msgs: Msg[]): { state: State; effects: Effect[] } {
+  const effects: Effect[] = [];
+  for (const msg of msgs) {
+    const step = update(state, msg);
+    state = step.state;
+    effects.push(...step.effects);
+  }
+  return { state, effects };
+}

@@ -5,21 +5,10 @@ import { createClient, type Client } from '@reelbase/http';
 import { runEffect } from '../src/tui/effects';
 import { update } from '../src/tui/reducer';
 import { sections } from '../src/tui/sections';
-import { firstPageParams, initialState, type Effect, type Msg, type State } from '../src/tui/state';
-import { steppingService } from './tui-harness';
+import { firstPageParams, initialState, type Effect, type State } from '../src/tui/state';
+import { key, run, steppingService } from './tui-harness';
 
 const session = { user: 'ops', userUri: '/users/1', apiVersion: '3.4', target: 'json:memory' };
-const key = (text: string): Msg => ({ type: 'key', key: { text } });
-
-function run(state: State, ...msgs: Msg[]): { state: State; effects: Effect[] } {
-  const effects: Effect[] = [];
-  for (const msg of msgs) {
-    const step = update(state, msg);
-    state = step.state;
-    effects.push(...step.effects);
-  }
-  return { state, effects };
-}
 
 /** The TUI's Jobs section: the admin list through the client, reloading on each tick, R and X on the selected job. */
 describe('TUI Jobs section', () => {

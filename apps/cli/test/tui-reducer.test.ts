@@ -5,7 +5,8 @@ import { formChanges, openForm } from '../src/tui/form';
 import { paneWidths, visibleWindow } from '../src/tui/layout';
 import { start, update } from '../src/tui/reducer';
 import { searchableSections } from '../src/tui/sections';
-import { initialState, type Effect, type Item, type Keypress, type ListPage, type Msg, type State } from '../src/tui/state';
+import { initialState, type Item, type Keypress, type ListPage, type State } from '../src/tui/state';
+import { key, run } from './tui-harness';
 
 const session = { user: 'Ada', userUri: '/users/1', apiVersion: '3.4', target: 'json:memory' };
 const video = (id: number, extra: Item = {}): Item => ({
@@ -28,19 +29,7 @@ const page = (items: Item[], extra: Partial<ListPage> = {}): ListPage => ({
   ...extra,
 });
 
-const key = (text: string, name?: Keypress['name'], shift = false): Msg => ({ type: 'key', key: { text, name, shift } });
 const named = (name: NonNullable<Keypress['name']>, shift = false) => key('', name, shift);
-
-/** Feeds messages one after another; answers the last state and every effect asked for. */
-function run(state: State, ...msgs: Msg[]): { state: State; effects: Effect[] } {
-  const effects: Effect[] = [];
-  for (const msg of msgs) {
-    const step = update(state, msg);
-    state = step.state;
-    effects.push(...step.effects);
-  }
-  return { state, effects };
-}
 
 /** A state showing `items` in Videos, its first load answered. */
 function withVideos(items: Item[], extra: Partial<ListPage> = {}): State {

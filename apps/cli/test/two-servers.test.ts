@@ -8,6 +8,7 @@ import { createService, createToken, createUser, parseScopes, schema, where, typ
 import { expectError, type Answer } from '@reelbase/api-tests';
 import { openPostgresStore, scratchDatabase } from '@reelbase/store-postgres';
 import { tempDir } from './cli-harness';
+import { beforeNodeEndOfLife } from './worker-processes';
 
 // Several servers, one database (issue #12): two real `reelbase serve` processes on one fresh
 // PostgreSQL schema, driven at once. Selected by REELBASE_TEST_POSTGRES (scripts/with-postgres.sh sets it).
@@ -38,7 +39,7 @@ async function startServe(store: string, cwd: string, files: string): Promise<Se
   const child = spawn(process.execPath, ['--import', tsx, '--conditions=source', entry, 'serve', '--port', '0'], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { PATH: process.env.PATH ?? '', REELBASE_STORE: store, REELBASE_FILES: files, REELBASE_RATE_LIMIT: `${rateLimit}/3600`, REELBASE_TEST_CLOCK: serveTime },
+    env: { PATH: process.env.PATH ?? '', REELBASE_STORE: store, REELBASE_FILES: files, REELBASE_RATE_LIMIT: `${rateLimit}/3600`, REELBASE_TEST_CLOCK: serveTime, ...beforeNodeEndOfLife },
   });
   child.stderr!.pipe(process.stderr);
   const exited = once(child, 'exit').then(([code]) => Promise.reject(new Error(`serve exited with ${code} before listening`)));

@@ -17,8 +17,11 @@ export interface CliProcess {
   errors: string[];
 }
 
+/** A day before every Node.js line's end of life: a test's server does not print the notice (node-support.ts). */
+export const beforeNodeEndOfLife = { REELBASE_TEST_TODAY: '2000-01-01' };
+
 /**
- * `reelbase <args>` in a process of its own with exactly `env` (plus PATH, and no SIGTERM drain), answered once a line
+ * `reelbase <args>` in a process of its own with exactly `env` (plus PATH, no SIGTERM drain and no Node.js notice), answered once a line
  * of its stdout matches `ready` (the server's "Stop with Ctrl-C.", a worker's first line).
  */
 export async function startCli(args: string[], env: Record<string, string>, ready: RegExp, cwd: string): Promise<CliProcess> {
@@ -26,7 +29,7 @@ export async function startCli(args: string[], env: Record<string, string>, read
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
     // No drain on SIGTERM unless a test asks: the processes here are stopped by the dozen, with no balancer to tell.
-    env: { PATH: process.env.PATH ?? '', REELBASE_DRAIN_SECONDS: '0', ...env },
+    env: { PATH: process.env.PATH ?? '', REELBASE_DRAIN_SECONDS: '0', ...beforeNodeEndOfLife, ...env },
   });
   child.stderr!.pipe(process.stderr);
   const errors: string[] = [];

@@ -10,6 +10,6 @@ export * from './oauth';
 export { wire, type Received } from './wire';
 export { TestS3 } from './s3';
 export { holdPatch, until, type HeldPatch } from './held-patch';
-export { startServerProcess, killed, type ServerProcess } from './server-process';
+export { startServerProcess, killed, patchInFlight, type PatchInFlight, type ServerProcess } from './server-process';
 export { nginxSkip, startNginx, tlsFetch, nginxTemplatePath, type Proxy } from './nginx';
 export { descendants, stillRunning, processTable, type ProcessEntry } from './process-table';

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
+import { request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
@@ -47,3 +48,34 @@ export const killed = (child: ChildProcess): Promise<void> =>
     child.once('exit', () => resolve());
     child.kill('SIGKILL');
   });
+
+/** A `PATCH /me` the server has taken (Expect: 100-continue) whose body is held back: in flight while a signal lands. */
+export interface PatchInFlight {
+  /** Sends the body; answers the response. */
+  send(): Promise<{ status: number; text: string }>;
+}
+
+/** Starts a PATCH of `bio` to `/me` on `server`, answered once the server has taken it (its 100 Continue). */
+export async function patchInFlight(server: ServerProcess, bio: string): Promise<PatchInFlight> {
+  const body = JSON.stringify({ bio });
+  const req = request(`${server.base}/me`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
+  });
+  const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, text }));
+    });
+    req.on('error', reject);
+  });
+  await new Promise<void>((resolve) => req.once('continue', () => resolve()));
+  return {
+    send() {
+      req.end(body);
+      return answered;
+    },
+  };
+}

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
-import { killed, startServerProcess } from '../src/server-process';
+import { killed, patchInFlight, startServerProcess } from '../src/server-process';
 
 /**
  * Graceful shutdown (issue 2): on SIGTERM or SIGINT the server stops taking connections, lets a
@@ -41,31 +40,15 @@ for (const [kind, signal] of [['sqlite', 'SIGTERM'], ['json', 'SIGINT']] as cons
     it('finishes the request, closes the store, exits 0, and the write is there on the next start', async () => {
       const first = await startServerProcess(kind, path);
       children.push(first.child);
-      const body = JSON.stringify({ bio: `written while shutting down (${signal})` });
-      // Expect: 100-continue holds the body back until the server has taken the request: the
-      // signal then lands while the request is in flight, its body not yet sent.
-      const req = request(`${first.base}/me`, {
-        method: 'PATCH',
-        headers: { authorization: `Bearer ${first.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
-      });
-      const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
-        req.on('response', (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => resolve({ status: res.statusCode!, text }));
-        });
-        req.on('error', reject);
-      });
-      await new Promise<void>((resolve) => req.once('continue', () => resolve()));
+      // The server has taken the request, its body not yet sent: the signal lands while it is in flight.
+      const inFlight = await patchInFlight(first, `written while shutting down (${signal})`);
       const noticed = once(first.child, new RegExp(`${signal} received`));
       first.child.kill(signal);
       await noticed;
       // The server no longer takes connections...
       await assert.rejects(fetch(`${first.base}/`), 'a new connection was accepted after the signal');
       // ...but the request it had taken still completes.
-      req.end(body);
-      const r = await answered;
+      const r = await inFlight.send();
       assert.equal(r.status, 200, r.text);
       assert.equal(JSON.parse(r.text).bio, `written while shutting down (${signal})`);
       assert.equal(await exited(first.child), 0);

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -11,7 +10,7 @@ import { FsBlobStore } from '@reelbase/blobs-fs';
 import { drivers } from '../src/drivers';
 import { Harness } from '../src/harness';
 import { pausePostgres } from '../src/postgres-pause';
-import { killed, startServerProcess } from '../src/server-process';
+import { killed, patchInFlight, startServerProcess } from '../src/server-process';
 
 /**
  * Issue 47: liveness (`/health`) and readiness (`/health/ready`) on the API port and the metrics
@@ -129,22 +128,8 @@ describe('draining on SIGTERM', () => {
   it('answers readiness 503 while still serving, completes the request in flight with 200, then exits 0', async () => {
     const server = await startServerProcess('sqlite', join(dir, 'reelbase.db'), undefined, { REELBASE_DRAIN_SECONDS: '2' });
     children.push(server.child);
-    const body = JSON.stringify({ bio: 'written while draining' });
-    // Expect: 100-continue holds the body back: the request is in flight when the signal lands.
-    const slow = request(`${server.base}/me`, {
-      method: 'PATCH',
-      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue' },
-    });
-    const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
-      slow.on('response', (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, text }));
-      });
-      slow.on('error', reject);
-    });
-    await new Promise<void>((resolve) => slow.once('continue', () => resolve()));
+    // The request is in flight, its body held back, when the signal lands.
+    const slow = await patchInFlight(server, 'written while draining');
     const draining = new Promise<void>((resolve) => {
       const lines = createInterface({ input: server.child.stderr! });
       lines.on('line', (line) => line.includes('draining for 2 s') && (lines.close(), resolve()));
@@ -156,8 +141,7 @@ describe('draining on SIGTERM', () => {
     assert.equal(ready.status, 503);
     assert.deepEqual(ready.body.checks!.shutdown, { status: 'failing', error: 'the server is shutting down' });
     assert.equal((await get(`${server.base}/health`)).status, 200, 'still serving while draining');
-    slow.end(body);
-    const r = await answered;
+    const r = await slow.send();
     assert.equal(r.status, 200, r.text);
     assert.equal(JSON.parse(r.text).bio, 'written while draining');
     assert.equal(await exited, 0);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { claimJob, createWorker, enqueue, heartbeat, markDone, PermanentJobError, type JobRecord, type Store } from '@reelbase/core';
+import { cancelJob, cancelledError, claimJob, createWorker, enqueue, heartbeat, markDone, PermanentJobError, type JobRecord, type Store } from '@reelbase/core';
 import { drivers, TestClock } from '../src/index';
 
 /** The durable job queue on every driver: exclusive claims, leases, back-off, bounded attempts, order per subject. */
@@ -97,6 +97,35 @@ for (const driver of drivers) {
       });
       assert.equal(await worker.drain(), 1);
       assert.equal(failed, 'not a video');
+    });
+
+    it('a job cancelled while its attempt fails stays cancelled: neither queued again nor failed by the worker', async () => {
+      const job = await add('cancel-race', 'cancel-race', 3);
+      const outcomes: string[] = [];
+      let failed = 0;
+      const worker = createWorker({
+        store,
+        now: clock.now,
+        observer: { started() {}, finished: (_job, outcome) => outcomes.push(outcome) },
+        handlers: {
+          'cancel-race': {
+            async run() {
+              // The operator cancels between two heartbeats; then the attempt fails on its own.
+              await store.transaction((tx) => cancelJob(tx, job.id, clock.now()));
+              throw new Error('ffmpeg exited 1');
+            },
+            async failed() {
+              failed++;
+            },
+          },
+        },
+      });
+      assert.equal(await worker.drain(), 1);
+      const after = (await store.get<JobRecord>('jobs', job.id))!;
+      assert.deepEqual([after.state, after.error, after.attempts, after.lease_owner], ['failed', cancelledError, 1, null]);
+      assert.deepEqual([outcomes, failed], [['lost'], 0]);
+      clock.advance(3600);
+      assert.equal(await worker.drain(), 0, 'nothing to run again');
     });
 
     it('an idle worker leaves no listener behind: many naps raise no MaxListenersExceededWarning', async () => {

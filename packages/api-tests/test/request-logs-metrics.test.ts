@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createLogger } from '@reelbase/http';
 import type { JobRecord } from '@reelbase/core';
@@ -68,7 +70,7 @@ for (const driver of drivers) {
       return parse(await r.text());
     };
     before(async () => {
-      h = await Harness.start(driver, { rateLimit: { max: 150, windowSeconds: 600 } }, { serve: { logger: await log.logger, metrics: { port: 0 }, worker: { idleMs: 50 } } });
+      h = await Harness.start(driver, { rateLimit: { max: 150, windowSeconds: 600 }, pullAllowPrivate: true }, { serve: { logger: await log.logger, metrics: { port: 0 }, worker: { idleMs: 50 } } });
       metricsUrl = h.server.metricsUrl!;
       owner = await h.user('Owner');
       video = await h.video(owner);
@@ -147,6 +149,25 @@ for (const driver of drivers) {
       assert.ok(m.get(`reelbase_http_requests_total{operation="unmatched",method="GET",status="404"}`)! >= 4);
       assert.equal(m.get('reelbase_http_requests_in_flight'), 0);
       assert.ok(m.has('process_cpu_user_seconds_total') && m.has('nodejs_heap_size_used_bytes'));
+    });
+
+    it('counts the bytes of a pull upload, which no request carries, once fetched', async () => {
+      const clip = await makeClip({ seconds: 1, audio: false });
+      const origin = createServer((_req, res) => res.writeHead(200, { 'content-type': 'video/mp4' }).end(clip));
+      await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
+      try {
+        const before = await scrape();
+        const link = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/clip.mp4`;
+        const r = await h.call('POST', '/me/videos', { token: owner.token, json: { name: 'Pulled', upload: { approach: 'pull', link } } });
+        assert.equal(r.status, 201, r.text);
+        const id = String(r.body.uri).split('/').pop();
+        // Its transcode is queued once the file is fetched and probed.
+        await log.find((l) => l.msg === 'job finished' && l.kind === 'transcode' && l.video === id);
+        const m = await scrape();
+        assert.equal(m.get(`reelbase_upload_bytes_total{approach="pull"}`)! - (before.get(`reelbase_upload_bytes_total{approach="pull"}`) ?? 0), clip.length);
+      } finally {
+        await new Promise((resolve) => origin.close(resolve));
+      }
     });
 
     it('counts a 429 and a failed sign-in', async () => {

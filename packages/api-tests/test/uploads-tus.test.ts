@@ -148,7 +148,7 @@ for (const driver of drivers) {
       }
     });
 
-    it('refuses a declared size over the cap (413) and bytes beyond the declared size (413, the Error representation), then takes the right bytes', async () => {
+    it('refuses a declared size over the cap (413) and bytes beyond the declared size, announced or chunked (413, the Error representation), then takes the right bytes', async () => {
       const r = await h.call('POST', '/me/videos', { token: alice.token, json: { upload: { approach: 'tus', size: cap + 1 } } });
       expectError(r, 413, 2204, 'upload.size');
       const { id, link } = await start(mp4.length - 100);
@@ -160,8 +160,23 @@ for (const driver of drivers) {
       assert.equal(error.error_code, 2204);
       assert.match(error.developer_message, new RegExp(`end at byte ${mp4.length}, past the upload's declared size of ${mp4.length - 100} bytes; nothing was written`));
       assert.equal((await tus('HEAD', link)).headers.get('upload-offset'), '0', 'the upload is as it was');
+      // Chunked (no Content-Length): stopped once its bytes cross the size, with the same answer.
+      const chunked = await fetch(link, {
+        method: 'PATCH',
+        headers: { 'Tus-Resumable': '1.0.0', 'Upload-Offset': '0', 'Content-Type': 'application/offset+octet-stream' },
+        body: new Blob([mp4]).stream(),
+        duplex: 'half',
+      } as RequestInit);
+      assert.equal(chunked.status, 413);
+      assert.equal(chunked.headers.get('tus-resumable'), '1.0.0');
+      assert.match(chunked.headers.get('content-type') ?? '', /^application\/vnd\.reelbase\.error\+json/);
+      const past = (await chunked.json()) as { error_code: number; developer_message: string };
+      assert.equal(past.error_code, 2204);
+      assert.match(past.developer_message, new RegExp(`went past the upload's declared size of ${mp4.length - 100} bytes; those that fit were kept. Send the file's remaining bytes`));
+      const kept = Number((await tus('HEAD', link)).headers.get('upload-offset'));
+      assert.ok(kept < mp4.length - 100, `kept ${kept}`);
       // The client retries with bytes that fit: the upload completes, and the video leaves `uploading`.
-      const fits = await patch(link, 0, mp4.subarray(0, mp4.length - 100));
+      const fits = await patch(link, kept, mp4.subarray(kept, mp4.length - 100));
       assert.equal(fits.status, 204, await fits.text());
       assert.notEqual((await h.call('GET', `/videos/${id}?fields=status`, { token: alice.token })).body.status, 'uploading');
       await h.settle();

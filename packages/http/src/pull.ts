@@ -10,7 +10,15 @@ class PullError extends Error {}
  * the upload. Any failure becomes the upload's error (`uploading_error`), never a crash. It waits
  * for an upload slot first: nobody waits on its answer, so it queues rather than being refused.
  */
-export async function runPull(service: Service, blobs: BlobStore, media: MediaTools, task: { upload: string; link: string }, slots: UploadSlots): Promise<void> {
+export async function runPull(
+  service: Service,
+  blobs: BlobStore,
+  media: MediaTools,
+  task: { upload: string; link: string },
+  slots: UploadSlots,
+  /** Told the size of each file fetched (the upload-bytes metric: no request carries a pull's bytes). */
+  fetched?: (bytes: number) => void,
+): Promise<void> {
   const key = newBlobKey(task.upload.split(/[.-]/)[0]);
   const release = await slots.take();
   try {
@@ -41,6 +49,7 @@ export async function runPull(service: Service, blobs: BlobStore, media: MediaTo
       body.destroy();
       throw e instanceof PullError ? e : new PullError(`fetching the link failed: ${e.message}`);
     });
+    fetched?.(info.size);
     await finishUpload(service, task.upload, info, { blobs, media });
   } catch (e) {
     await blobs.delete(key).catch(() => undefined);

@@ -32,6 +32,8 @@ export interface ListenerOptions {
   publicUrl?: string;
   /** Host header values answered (see hostAllowed); any other gets 400. Default: every one. */
   allowedHosts?: readonly string[];
+  /** Told the size of each file a pull upload fetched (the upload-bytes metric). */
+  pulledBytes?: (bytes: number) => void;
 }
 
 /** A node:http request handler over `service.handle`: it only moves bytes, every decision is core's. */
@@ -116,7 +118,7 @@ export function createRequestListener(service: Service, options: ListenerOptions
       return;
     }
     write(res, answer, { ...corsHeaders(req, cors) }, method === 'HEAD');
-    for (const task of answer.tasks ?? []) if (task.kind === 'pull') void runPull(service, blobs, media, task, slots);
+    for (const task of answer.tasks ?? []) if (task.kind === 'pull') void runPull(service, blobs, media, task, slots, options.pulledBytes);
   };
 }
 

@@ -33,7 +33,8 @@ export interface RunningServer {
 export async function serve(service: Service, options: ServeOptions = {}): Promise<RunningServer> {
   const { logger } = options;
   const { blobs, health, metrics } = await instrument(service, options.blobs ?? new FsBlobStore(options.filesDir ?? 'files'), options.metrics !== undefined);
-  const listener = createRequestListener(service, { ...options, blobs });
+  const pulledBytes = metrics && ((bytes: number) => metrics.uploadBytes.inc({ approach: 'pull' }, bytes));
+  const listener = createRequestListener(service, { ...options, blobs, pulledBytes });
   const observed = observeRequests(async (req, res) => {
     if (!(await health.answer(req.url ?? '/', res))) await listener(req, res);
   }, { logger, metrics, trustProxy: options.trustProxy });

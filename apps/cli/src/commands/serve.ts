@@ -97,7 +97,7 @@ export function registerServe(program: Command, io: CliIo): void {
       if (!publicUrl && !isLoopback(host)) {
         line(io.stderr, `reelbase: warning: bound to ${host} with no --public-url: absolute links take each request's Host header, which a client chooses; set --public-url (REELBASE_BASE_URL) or --allowed-hosts`);
       }
-      printNodeSupport(io, service.now());
+      printNodeSupport(io);
       line(io.stdout, `Video files: ${blobs.description}${redirectFiles && blobs.presign ? ' (media links redirect to it)' : ''}`);
       line(io.stdout, opts.worker === false ? 'No transcode worker here: run `reelbase worker` beside it.' : await transcodingLine(transcodeConcurrency(env)));
       if (running.metricsUrl) line(io.stdout, `Metrics: ${running.metricsUrl}/metrics (health: ${running.metricsUrl}/health/ready)`);

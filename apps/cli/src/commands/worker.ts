@@ -38,7 +38,7 @@ export function registerWorker(program: Command, io: CliIo): void {
       const worker = startWorker(service, { blobs, filesDir, concurrency, ...(observer ? { observer } : {}) });
       line(io.stdout, `reelbase worker ${worker.id} on store ${target}, files ${opened.description}`);
       line(io.stdout, await transcodingLine(concurrency));
-      printNodeSupport(io, service.now());
+      printNodeSupport(io);
       if (metricsServer) line(io.stdout, `Metrics: ${metricsServer.url}/metrics (health: ${metricsServer.url}/health/ready)`);
       const stop = async () => {
         await worker.stop();

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Store } from '../store/store';
 import type { JobRecord } from './job-records';
 import { jobPruner, type JobRetention } from './prune-jobs';
-import { claimJob, heartbeat, markFailed, release } from './queue';
+import { claimJob, heartbeat, markFailed, release, stillHeld } from './queue';
 
 /** What runs one kind of job. */
 export interface JobHandler {
@@ -107,10 +107,7 @@ export function createWorker(o: WorkerOptions): Worker {
         outcome = 'released';
         await release(o.store, job, id, o.now()).catch(onError);
       } else if (aborted.signal.aborted) outcome = 'lost';
-      else {
-        outcome = 'retry';
-        if (await fail(job, e, error)) outcome = 'failed';
-      }
+      else outcome = await fail(job, e, error);
     } finally {
       clearInterval(timer);
       stopping.signal.removeEventListener('abort', onStop);
@@ -119,12 +116,17 @@ export function createWorker(o: WorkerOptions): Worker {
     return true;
   }
 
-  /** Records a failed attempt; true when the job has failed for good. */
-  async function fail(job: JobRecord, e: unknown, message: string): Promise<boolean> {
+  /**
+   * Records a failed attempt: queued again (`retry`) or failed for good. Only while this worker
+   * still holds the job: one cancelled by an operator (or taken over) meanwhile stays as it is
+   * now (`lost`), checked in the transaction that writes, so a cancel is never undone.
+   */
+  async function fail(job: JobRecord, e: unknown, message: string): Promise<JobOutcome> {
     return o.store.transaction(async (tx) => {
+      if (!(await stillHeld(tx, job, id))) return 'lost';
       const spent = await markFailed(tx, job, message, o.now(), e instanceof PermanentJobError);
       if (spent) await o.handlers[job.kind].failed(tx, job, message);
-      return spent;
+      return spent ? 'failed' : 'retry';
     });
   }
 

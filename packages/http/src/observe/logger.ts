@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import type { Logger } from 'pino';
+import type { Level, Logger, pino as Pino } from 'pino';
 
 export type { Logger } from 'pino';
 
@@ -36,27 +36,40 @@ export function logSettingsFrom(env: NodeJS.ProcessEnv, terminal: boolean): LogS
 export async function createLogger(settings: LogSettings, write?: (text: string) => void, colour = false): Promise<Logger> {
   // Loaded when asked for: a process that logs nothing (a test's server, a CLI command) does not pay for them.
   const { pino } = await import('pino');
-  const options = { level: settings.level, base: undefined, timestamp: isoTimeBySecond() };
-  if (settings.format === 'json') {
-    if (write) return pino(options, { write });
-    // Asynchronous, in writes of 32 KB or every second, whichever comes first: a log reader that
-    // falls behind (a full pipe) never stalls requests, and a busy server makes one write per
-    // hundred lines rather than one each (each write is a hop through libuv's thread pool, which
-    // cost more than the line itself at 4 KB: issue 47's bench). pino flushes what is left at exit.
-    // In buffer mode: in its default text mode, sonic-boom appends each line to one string and
-    // measures its byte length again, which re-copies the whole batch at every line.
-    const destination = pino.destination({ dest: 1, sync: false, minLength: batchBytes, maxWrite: 2 * batchBytes, contentMode: 'buffer' });
-    setInterval(() => {
-      try {
-        destination.flush();
-      } catch {
-        // Closed: the process is exiting, and pino has written the rest.
-      }
-    }, flushMs).unref();
-    // sonic-boom's types know only its text mode's strings; in buffer mode it takes Buffers.
-    return pino(options, { write: (line: string) => void destination.write(Buffer.from(line) as unknown as string) });
-  }
-  write ??= (text) => void process.stdout.write(text);
+  const timestamp = isoTimeBySecond();
+  const options = { level: settings.level, base: undefined, timestamp };
+  const sink = settings.format === 'json' ? (write ? { write } : stdoutLines(pino)) : await prettyLines(write ?? ((text) => void process.stdout.write(text)), colour);
+  const logger = pino(options, sink);
+  writers.set(logger, (level, fields) => {
+    if (logger.isLevelEnabled(level)) sink.write(`{"level":${logger.levels.values[level]}${timestamp()},${JSON.stringify(fields).slice(1)}\n`);
+  });
+  return logger;
+}
+
+/**
+ * Lines to the process's stdout, without blocking: asynchronous, in writes of 32 KB or every
+ * second, whichever comes first. A log reader that falls behind (a full pipe) never stalls
+ * requests, and a busy server makes one write per hundred lines rather than one each (each write
+ * is a hop through libuv's thread pool, which cost more than the line itself at 4 KB: issue 47's
+ * bench). pino flushes what is left at exit. In buffer mode: in its default text mode, sonic-boom
+ * appends each line to one string and measures its byte length again, which re-copies the whole
+ * batch at every line.
+ */
+function stdoutLines(pino: typeof Pino): { write(line: string): void } {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: batchBytes, maxWrite: 2 * batchBytes, contentMode: 'buffer' });
+  setInterval(() => {
+    try {
+      destination.flush();
+    } catch {
+      // Closed: the process is exiting, and pino has written the rest.
+    }
+  }, flushMs).unref();
+  // sonic-boom's types know only its text mode's strings; in buffer mode it takes Buffers.
+  return { write: (line) => void destination.write(Buffer.from(line) as unknown as string) };
+}
+
+/** pino-pretty's lines for a person at a terminal, each handed to `write`. */
+async function prettyLines(write: (text: string) => void, colour: boolean): Promise<Writable> {
   const { default: pretty } = await import('pino-pretty');
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -64,8 +77,27 @@ export async function createLogger(settings: LogSettings, write?: (text: string)
       done();
     },
   });
-  return pino(options, pretty({ sync: true, destination, colorize: colour, ignore: [...inMessage].join(','), messageFormat: oneLine }));
+  return pretty({ sync: true, destination, colorize: colour, ignore: [...inMessage].join(','), messageFormat: oneLine });
 }
+
+/** A line's fields: flat, `msg` among them (last, where pino puts it). */
+export type LineFields = Readonly<Record<string, string | number | null>> & { readonly msg: string };
+
+/** Writes one line at `level` (nothing when the logger's level is above it). */
+export type LineWriter = (level: Level, fields: LineFields) => void;
+
+const writers = new WeakMap<Logger, LineWriter>();
+
+/**
+ * How the request log writes its line through `logger`: the line pino would write, but made by
+ * one JSON.stringify of its flat fields rather than pino's generic walk of each field (the largest
+ * part of the line's cost in issue 47's bench). A logger not made by createLogger gets pino's call.
+ */
+export const lineWriter = (logger: Logger): LineWriter =>
+  writers.get(logger) ??
+  ((level, { msg, ...fields }) => {
+    logger[level](fields, msg);
+  });
 
 /**
  * pino's `isoTime` (`,"time":"2026-12-07T15:21:21.401Z"`), with the date formatted once a second

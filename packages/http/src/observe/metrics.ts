@@ -63,7 +63,7 @@ export async function createMetrics(store: Store, now: () => Date): Promise<Metr
     inFlight: new Gauge({ name: 'reelbase_http_requests_in_flight', help: 'Requests being answered now', registers }),
     jobRuns: new Counter({ name: 'reelbase_job_runs_total', help: 'Job attempts run by this process, by kind and outcome (done, retry, failed, released, lost)', labelNames: ['kind', 'outcome'], registers }),
     jobSeconds: new Histogram({ name: 'reelbase_job_duration_seconds', help: 'Time a job attempt ran, by kind', labelNames: ['kind'], buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 1800], registers }),
-    uploadBytes: new Counter({ name: 'reelbase_upload_bytes_total', help: 'Upload bytes received, by approach (tus, post, streaming)', labelNames: ['approach'], registers }),
+    uploadBytes: new Counter({ name: 'reelbase_upload_bytes_total', help: 'Upload bytes received, by approach (tus, post, streaming, pull)', labelNames: ['approach'], registers }),
     blobOperations: new Counter({ name: 'reelbase_blob_operations_total', help: 'Blob store calls, by operation and outcome (ok, error)', labelNames: ['op', 'outcome'], registers }),
     transactionSeconds: new Histogram({ name: 'reelbase_store_transaction_duration_seconds', help: 'Time a store transaction took, commit included', buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1], registers }),
     rateLimited: new Counter({ name: 'reelbase_rate_limited_total', help: 'Requests answered 429 (a request, follow, upload or sign-in limit)', registers }),

@@ -5,7 +5,7 @@ import { postPath, streamPath } from '../post-upload';
 import { tusPath } from '../tus';
 import { healthPath, readyPath } from './health';
 import { loggedPath } from './logged-path';
-import type { Logger } from './logger';
+import { lineWriter, type Logger } from './logger';
 import type { Metrics } from './metrics';
 import { requestIdOf } from './request-id';
 import { startTrace } from './trace';
@@ -37,6 +37,7 @@ const exact: Record<string, string> = { [healthPath]: 'health', [readyPath]: 'he
  */
 export function observeRequests(listener: Listener, o: ObserveOptions): Listener {
   const { logger, metrics } = o;
+  const writeLine = logger && lineWriter(logger);
   return (req, res) => {
     const started = performance.now();
     const id = requestIdOf(req.headers['x-request-id']);
@@ -64,7 +65,7 @@ export function observeRequests(listener: Listener, o: ObserveOptions): Listener
       // Probes come every few seconds from every balancer: they are there at debug level.
       const level = exact[path] ? 'debug' : status >= 500 || status === 0 ? 'error' : 'info';
       // A line nobody reads (REELBASE_LOG_LEVEL silent or above its level) is not built.
-      if (!logger?.isLevelEnabled(level)) return;
+      if (!writeLine || !logger?.isLevelEnabled(level)) return;
       const line = {
         req_id: id,
         method,
@@ -77,8 +78,9 @@ export function observeRequests(listener: Listener, o: ObserveOptions): Listener
         user: trace.served?.user ?? null,
         app: trace.served?.app ?? null,
         ip: clientAddress(req, o.trustProxy ?? false) ?? null,
+        msg: 'request',
       };
-      logger[level](line, 'request');
+      writeLine(level, line);
     });
     return withRequestId(id, () => listener(req, res));
   };
