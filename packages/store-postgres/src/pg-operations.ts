@@ -15,12 +15,26 @@ import { DOC_COLUMN, type PgTable, type PgTables } from './pg-columns';
 import { NEAR_SETTING, nearSearch, type Near } from './pg-near';
 import { sqlState, type Executor, type Row, type TransactionExecutor } from './pg-types';
 import { columnValue, columnValues, decodeRow, filterValue } from './row-codec';
+import { compileInsertMany } from './pg-insert-many';
+
+/** Thrown inside insertMany's savepoint when a row clashed, to undo the others. */
+const CLASHED = Symbol('a row of the batch clashed');
+
+/**
+ * Rows a store writes into a table through insertMany or insertWithId (bulk loads: seed, import,
+ * migrate) before its close brings the table's planner statistics up to date (ANALYZE): a load
+ * read straight after by a server would otherwise be planned from the statistics of an empty table.
+ */
+export const ANALYZE_AFTER_ROWS = 1000;
 
 /**
  * The store operations as statements on an executor (see pg-types.ts): reads on the pool or in a
  * transaction, writes always in a transaction (pg-store.ts), so a read-modify-write is atomic.
  */
 export class Operations {
+  /** Rows loaded per table since the last ANALYZE (ANALYZE_AFTER_ROWS). */
+  readonly loaded = new Map<string, number>();
+
   constructor(readonly tables: PgTables) {}
 
   table(collection: string): PgTable {
@@ -44,12 +58,55 @@ export class Operations {
     return this.#insert<T>(db, table, doc, String(pending + 1));
   }
 
+  /**
+   * Every document in one statement (pg-insert-many.ts), with the ids `insert` would give them one
+   * by one, in order; undefined, having written nothing, when one clashes with a stored row or
+   * another of the batch: inserting them one by one then names the key (and writes those before it).
+   */
+  async insertMany(db: TransactionExecutor, collection: string, docs: readonly Record<string, unknown>[]): Promise<string[] | undefined> {
+    const table = this.table(collection);
+    if (docs.length === 0) return [];
+    const pending = table.id === 'auto' ? db.sequences.get(table.sequence!) : undefined;
+    const ids = table.id === 'text' ? docs.map((doc) => textId(collection, doc.id)) : pending === undefined ? undefined : docs.map((_, i) => String(pending + 1 + i));
+    const rows = docs.map((doc) => {
+      const { doc: saved, json } = encodeDoc(doc);
+      return { json, values: columnValues(table, saved) };
+    });
+    const { sql, params } = compileInsertMany(table, rows, ids?.map((id) => idKey(table, id)));
+    try {
+      const returned = await db.contained(async () => {
+        const result = (await db.query<{ id: string }>(sql, params)).rows;
+        if (result.length < docs.length) throw CLASHED;
+        return result;
+      });
+      if (pending !== undefined) db.sequences.set(table.sequence!, pending + docs.length);
+      this.#load(table, docs.length);
+      // The identity hands out rising ids in the rows' order, whatever order RETURNING lists them in.
+      return ids ?? returned.map((r) => BigInt(r.id)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
+    } catch (error) {
+      if (error === CLASHED) return undefined;
+      throw error;
+    }
+  }
+
+  /** The tables loaded past ANALYZE_AFTER_ROWS since they were last analyzed, forgetting them. */
+  takeLoaded(): PgTable[] {
+    const loaded = [...this.loaded].filter(([, rows]) => rows >= ANALYZE_AFTER_ROWS).map(([name]) => this.table(name));
+    this.loaded.clear();
+    return loaded;
+  }
+
+  #load(table: PgTable, rows: number): void {
+    this.loaded.set(table.name, (this.loaded.get(table.name) ?? 0) + rows);
+  }
+
   /** Raises the sequence past a restored id (when the transaction commits), so later inserts never hand it out again. */
   async insertWithId<T extends Doc>(db: TransactionExecutor, collection: string, doc: Doc): Promise<T> {
     const table = this.table(collection);
     if (table.id === 'text') return this.#insert<T>(db, table, doc, textId(collection, doc.id));
     const id = autoIdNumber(collection, doc.id);
     const inserted = await this.#insert<T>(db, table, doc, String(id));
+    this.#load(table, 1);
     db.sequences.set(table.sequence!, Math.max(id, await this.sequence(db, collection)));
     return inserted;
   }
