@@ -1,9 +1,9 @@
-import { canMatch, rankedSearch, type Filter, type FindOptions } from '@reelbase/core';
+import { canMatch, RELEVANCE, rankedSearch, SEARCH_EXACT_TOTAL, type Filter, type FindOptions, type SearchQuery } from '@reelbase/core';
 import { compileFilter, compileOrderBy, countBySql, SqlParams } from '@reelbase/core/sql';
 import { DOC_COLUMN, type PgTable, type PgTables } from './pg-columns';
 import { pgDialect } from './pg-dialect';
 import { nearDialect, nearScore, type Near } from './pg-near';
-import { tsScore } from './pg-search';
+import { firstTierMatch, tsScore } from './pg-search';
 
 /** One statement and its parameters. */
 export interface Statement {
@@ -28,18 +28,63 @@ function scoreOf(table: PgTable, where: Filter | undefined, orderBy: FindOptions
   return ranked === near?.query ? nearScore(table, near, bind) : tsScore(table, ranked, bind);
 }
 
+/** What compileFind reads: a page of a find, and with `firstTier` only its rows of the highest relevance (firstTierOf). */
+export type FindRead = FindOptions & { limit?: number; offset: number; firstTier?: SearchQuery };
+
 /**
  * A page and its total in one statement, so both come from one snapshot: every row carries the
  * total (an uncorrelated subquery PostgreSQL runs once). `limit` undefined means no limit.
+ *
+ * A search's total counts its matches up to one past `exactTotal` (SEARCH_EXACT_TOTAL) and stops:
+ * a common word's every match is never looked up for the count (Operations.find estimates past
+ * it). With `firstTier`, the page is read from the rows holding every wanted word in a name,
+ * ordered by the keys after relevance, whose order is theirs among themselves; the total is
+ * still every match's.
  */
-export function compileFind(tables: PgTables, table: PgTable, options: FindOptions & { limit?: number; offset: number }, near?: Near): Statement {
+export function compileFind(tables: PgTables, table: PgTable, options: FindRead, near?: Near): Statement {
   const params = newParams();
   const where = compileWhere(tables, table, options.where, params, near);
-  const order = compileOrderBy(pgDialect, table, options.orderBy, scoreOf(table, options.where, options.orderBy, params, near));
+  const total = searches(options.where)
+    ? `SELECT count(*) FROM (SELECT FROM ${table.sql}${where} LIMIT ${params.bind((options.exactTotal ?? SEARCH_EXACT_TOTAL) + 1)}) AS bounded`
+    : `SELECT count(*) FROM ${table.sql}${where}`;
+  let page = where;
+  let order: string;
+  if (options.firstTier) {
+    page = `${where} AND ${firstTierMatch(options.firstTier, (v) => params.bind(v))}`;
+    order = compileOrderBy(pgDialect, table, options.orderBy!.slice(1));
+  } else order = compileOrderBy(pgDialect, table, options.orderBy, scoreOf(table, options.where, options.orderBy, params, near));
   const sql =
-    `SELECT id, ${DOC_COLUMN}, (SELECT count(*) FROM ${table.sql}${where}) AS total FROM ${table.sql}${where}` +
+    `SELECT id, ${DOC_COLUMN}, (${total}) AS total FROM ${table.sql}${page}` +
     ` ORDER BY ${order} LIMIT ${params.bind(options.limit ?? null)} OFFSET ${params.bind(options.offset)}`;
   return { sql, params: params.values };
+}
+
+/**
+ * The search a ranked page may be read from its first tier alone (compileFind's `firstTier`):
+ * relevance first and descending, over a collection searched in several tiers, for a page of
+ * some rows. Such rows score the most there is, so when they fill the page it is theirs, and no
+ * other match is scored or sorted: a common word's rows are then walked in the next key's order
+ * (plays, followers) until the page is full. Not for near matches, which rank by nearness.
+ */
+export function firstTierOf(table: PgTable, options: FindRead, near?: Near): SearchQuery | undefined {
+  const [first] = options.orderBy ?? [];
+  if (near || !options.limit || first?.field !== RELEVANCE || first.direction !== 'desc' || (table.search?.length ?? 0) < 2) return undefined;
+  const ranked = rankedSearch(options.where, options.orderBy);
+  return ranked && canMatch(ranked) ? ranked : undefined;
+}
+
+/** Whether a find searches: its where requires a `match` (itself, under its `and`s, or in a semi-join's). */
+export function searches(where: Filter | undefined): boolean {
+  if (!where) return false;
+  if ('match' in where) return true;
+  if ('and' in where) return where.and.some(searches);
+  return 'op' in where && where.op === 'inSelect' && searches(where.select.where);
+}
+
+/** The planner's estimate of a search's matches, when counting them stopped past exactTotal. */
+export function compileEstimate(tables: PgTables, table: PgTable, where: Filter | undefined, near?: Near): Statement {
+  const params = newParams();
+  return { sql: `EXPLAIN (FORMAT JSON) SELECT FROM ${table.sql}${compileWhere(tables, table, where, params, near)}`, params: params.values };
 }
 
 /** The first match in order, never counting. */

@@ -2,6 +2,7 @@ import {
   assertSequenced,
   autoIdNumber,
   checkSequence,
+  SEARCH_EXACT_TOTAL,
   StoreConflictError,
   type Doc,
   type Filter,
@@ -10,7 +11,18 @@ import {
   type OrderBy,
 } from '@reelbase/core';
 import { encodeDoc, groupCounts, INCOMPARABLE, mergePatch, quote, type Body, type GroupRow } from '@reelbase/core/sql';
-import { compileCount, compileCountBy, compileDeleteWhere, compileFind, compileFindOne, compileLockNext } from './compile-query';
+import {
+  compileCount,
+  compileCountBy,
+  compileDeleteWhere,
+  compileEstimate,
+  compileFind,
+  compileFindOne,
+  compileLockNext,
+  firstTierOf,
+  searches,
+  type FindRead,
+} from './compile-query';
 import { DOC_COLUMN, type PgTable, type PgTables } from './pg-columns';
 import { NEAR_SETTING, nearSearch, type Near } from './pg-near';
 import { sqlState, type Executor, type Row, type TransactionExecutor } from './pg-types';
@@ -180,11 +192,13 @@ export class Operations {
       table,
       options.where,
       async (db, near) => {
-        const { sql, params } = compileFind(this.tables, table, { ...options, offset, limit }, near);
-        const { rows } = await db.query<Row & { total: string }>(sql, params);
-        const items = rows.map((row) => decodeRow<T>(row));
-        if (rows.length > 0) return { items, total: Number(rows[0].total) };
-        return { items, total: offset === 0 && limit !== 0 ? 0 : await this.#count(db, table, options.where, near) };
+        const read: FindRead = { ...options, offset, limit };
+        const firstTier = firstTierOf(table, read, near);
+        if (firstTier) {
+          const best = await this.#page<T>(db, table, { ...read, firstTier }, near);
+          if (best.items.length === limit) return best;
+        }
+        return this.#page<T>(db, table, read, near);
       },
       (found) => found.total === 0,
     );
@@ -220,6 +234,19 @@ export class Operations {
       await db.query(NEAR_SETTING);
       return read(db, near);
     });
+  }
+
+  /** A page and its total (compileFind); a search's total past exactTotal is the planner's estimate, never less than one past it. */
+  async #page<T extends Doc>(db: Executor, table: PgTable, read: FindRead, near: Near | undefined): Promise<FindResult<T>> {
+    const { sql, params } = compileFind(this.tables, table, read, near);
+    const { rows } = await db.query<Row & { total: string }>(sql, params);
+    const items = rows.map((row) => decodeRow<T>(row));
+    if (rows.length === 0) return { items, total: read.offset === 0 && read.limit !== 0 ? 0 : await this.#count(db, table, read.where, near) };
+    const counted = Number(rows[0].total);
+    if (!searches(read.where) || counted <= (read.exactTotal ?? SEARCH_EXACT_TOTAL)) return { items, total: counted };
+    const estimate = compileEstimate(this.tables, table, read.where, near);
+    const [plan] = (await db.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(estimate.sql, estimate.params)).rows[0]['QUERY PLAN'];
+    return { items, total: Math.max(counted, Math.round(plan.Plan['Plan Rows'])) };
   }
 
   async #count(db: Executor, table: PgTable, where: Filter | undefined, near?: Near): Promise<number> {

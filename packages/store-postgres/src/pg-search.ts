@@ -132,7 +132,16 @@ export const tsQueryExpression = (bound: string): string => `to_tsquery('simple'
  * its placeholder.
  */
 export function tsScore(table: SqlTable, query: SearchQuery, bind: (value: string) => string): string {
-  const term = (t: SearchTerm) =>
-    tierScore(table.search?.length ?? 0, (tier) => `${SEARCH_COLUMN} @@ ${tsQueryExpression(bind(t.words.map((w) => `'${w}':${t.phrase ? '' : '*'}${'ABCD'[tier]}`).join(' <-> ')))}`);
+  const term = (t: SearchTerm) => tierScore(table.search?.length ?? 0, (tier) => `${SEARCH_COLUMN} @@ ${tsQueryExpression(bind(inTier(t, tier)))}`);
   return `(${query.terms.filter((t) => !t.exclude).map(term).join(' + ')})`;
 }
+
+/** tsquery text of "`term` matches in `tier`" (tsvector weight A to D). */
+const inTier = (term: SearchTerm, tier: number): string => `(${term.words.map((w) => `'${w}':${term.phrase ? '' : '*'}${'ABCD'[tier]}`).join(' <-> ')})`;
+
+/**
+ * The condition "every wanted term of `query` matches in the first tier" (a name): the rows of
+ * the highest relevance there is, every term scoring its heaviest weight.
+ */
+export const firstTierMatch = (query: SearchQuery, bind: (value: string) => string): string =>
+  `${SEARCH_COLUMN} @@ ${tsQueryExpression(bind(query.terms.filter((t) => !t.exclude).map((t) => inTier(t, 0)).join(' & ')))}`;
