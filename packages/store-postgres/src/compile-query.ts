@@ -1,4 +1,4 @@
-import { canMatch, RELEVANCE, rankedSearch, SEARCH_EXACT_TOTAL, type Filter, type FindOptions, type SearchQuery } from '@reelbase/core';
+import { and, canMatch, RELEVANCE, rankedSearch, SEARCH_EXACT_TOTAL, type Filter, type FindOptions, type SearchQuery } from '@reelbase/core';
 import { compileFilter, compileOrderBy, countBySql, SqlParams } from '@reelbase/core/sql';
 import { DOC_COLUMN, type PgTable, type PgTables } from './pg-columns';
 import { pgDialect } from './pg-dialect';
@@ -72,6 +72,48 @@ export function firstTierOf(table: PgTable, options: FindRead, near?: Near): Sea
   const ranked = rankedSearch(options.where, options.orderBy);
   return ranked && canMatch(ranked) ? ranked : undefined;
 }
+
+/**
+ * A search's count alone, up to one past exactTotal, with the table's size (the planner's):
+ * what decides whether a ranked page walks its first tier (compileWalk) or reads every match.
+ */
+export function compileBoundedCount(tables: PgTables, table: PgTable, read: FindRead): Statement {
+  const params = newParams();
+  const where = compileWhere(tables, table, read.where, params);
+  const sql =
+    `SELECT (SELECT count(*) FROM (SELECT FROM ${table.sql}${where} LIMIT ${params.bind((read.exactTotal ?? SEARCH_EXACT_TOTAL) + 1)}) AS bounded) AS n,` +
+    ` (SELECT reltuples FROM pg_class WHERE oid = ${params.bind(table.sql)}::regclass) AS size`;
+  return { sql, params: params.values };
+}
+
+/**
+ * A ranked page of a common word's first tier, walked (firstTierOf): the rows that pass the
+ * find's other conditions (visibility, an owner) in the tie-break's order, by its index
+ * (windowIndex), at most `budget` of them, each tested for every wanted word in a name after it
+ * is read. The text search is kept out of the walk (OFFSET 0 fences it): inside, the planner
+ * would rather read every match from the GIN index and sort them, which is what this avoids.
+ * Fewer rows than the page asks mean the budget ran out, not that there are no more.
+ */
+export function compileWalk(tables: PgTables, table: PgTable, read: FindRead & { firstTier: SearchQuery }, budget: number): Statement {
+  const params = newParams();
+  const parts = topParts(read.where);
+  const order = compileOrderBy(pgDialect, table, read.orderBy!.slice(1));
+  const walked = compileWhere(tables, table, and(...parts.filter((p) => !('match' in p))), params);
+  const tested = compileWhere(tables, table, and(...parts.filter((p) => 'match' in p)), params);
+  const sql =
+    `SELECT id, ${DOC_COLUMN} FROM (SELECT * FROM ${table.sql}${walked} ORDER BY ${order} LIMIT ${params.bind(budget)} OFFSET 0) AS ${table.sql}` +
+    `${tested} AND ${firstTierMatch(read.firstTier, (v) => params.bind(v))} ORDER BY ${order} LIMIT ${params.bind(read.limit ?? null)} OFFSET ${params.bind(read.offset)}`;
+  return { sql, params: params.values };
+}
+
+/** Whether a ranked page's next key is the one its table's walk index holds (windowIndex). */
+export const walkable = (table: PgTable, read: FindRead): boolean => {
+  const rest = read.orderBy?.slice(1) ?? [];
+  return table.searchTies !== undefined && rest.length === 1 && rest[0].field === table.searchTies && rest[0].direction === 'desc';
+};
+
+/** A where's parts: the conditions of its top `and`s, flattened. */
+const topParts = (where: Filter | undefined): Filter[] => (!where ? [] : 'and' in where ? where.and.flatMap(topParts) : [where]);
 
 /** Whether a find searches: its where requires a `match` (itself, under its `and`s, or in a semi-join's). */
 export function searches(where: Filter | undefined): boolean {

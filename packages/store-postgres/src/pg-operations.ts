@@ -9,20 +9,33 @@ import {
   type FindOptions,
   type FindResult,
   type OrderBy,
+  type SearchQuery,
 } from '@reelbase/core';
 import { encodeDoc, groupCounts, INCOMPARABLE, mergePatch, quote, type Body, type GroupRow } from '@reelbase/core/sql';
 import {
   compileCount,
   compileCountBy,
   compileDeleteWhere,
+  compileBoundedCount,
   compileEstimate,
   compileFind,
+  compileWalk,
   compileFindOne,
   compileLockNext,
   firstTierOf,
   searches,
+  walkable,
   type FindRead,
 } from './compile-query';
+
+/**
+ * A walk of a ranked search's first tier (compileWalk) reads up to this many times the rows it
+ * expects to (the page's end over the share of the table that matches): a first tier is a part
+ * of the matches, and the rows that match do not come evenly.
+ */
+const WALK_SLACK = 4;
+/** Past this many rows a walk costs more than reading every match of the first tier. */
+const WALK_MOST = 20_000;
 import { DOC_COLUMN, type PgTable, type PgTables } from './pg-columns';
 import { NEAR_SETTING, nearSearch, type Near } from './pg-near';
 import { sqlState, type Executor, type Row, type TransactionExecutor } from './pg-types';
@@ -194,6 +207,10 @@ export class Operations {
       async (db, near) => {
         const read: FindRead = { ...options, offset, limit };
         const firstTier = firstTierOf(table, read, near);
+        if (firstTier && walkable(table, read)) {
+          const walked = await db.snapshot((db) => this.#walk<T>(db, table, { ...read, firstTier }));
+          if (walked) return walked;
+        }
         if (firstTier) {
           const best = await this.#page<T>(db, table, { ...read, firstTier }, near);
           if (best.items.length === limit) return best;
@@ -236,6 +253,30 @@ export class Operations {
     });
   }
 
+  /**
+   * A ranked page of a search with many matches (more than exactTotal), walked in its tie-break's
+   * order (compileWalk) when the planner's estimate of them says the walk is short; undefined when
+   * it is not, or when it ran out before filling the page, for the page to be read from every match.
+   */
+  async #walk<T extends Doc>(db: Executor, table: PgTable, read: FindRead & { firstTier: SearchQuery }): Promise<FindResult<T> | undefined> {
+    const counting = compileBoundedCount(this.tables, table, read);
+    const { n, size } = (await db.query<{ n: string; size: number }>(counting.sql, counting.params)).rows[0];
+    if (Number(n) <= (read.exactTotal ?? SEARCH_EXACT_TOTAL)) return undefined;
+    const total = await this.#estimate(db, table, read.where, undefined, Number(n));
+    const budget = Math.ceil((WALK_SLACK * (read.offset + read.limit!) * Math.max(size, total)) / total);
+    if (budget > WALK_MOST) return undefined;
+    const walk = compileWalk(this.tables, table, read, budget);
+    const { rows } = await db.query<Row>(walk.sql, walk.params);
+    return rows.length === read.limit ? { items: rows.map((row) => decodeRow<T>(row)), total } : undefined;
+  }
+
+  /** The planner's estimate of a search's matches, once `counted` (one past exactTotal) says they are more than exactTotal. */
+  async #estimate(db: Executor, table: PgTable, where: Filter | undefined, near: Near | undefined, counted: number): Promise<number> {
+    const estimate = compileEstimate(this.tables, table, where, near);
+    const [plan] = (await db.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(estimate.sql, estimate.params)).rows[0]['QUERY PLAN'];
+    return Math.max(counted, Math.round(plan.Plan['Plan Rows']));
+  }
+
   /** A page and its total (compileFind); a search's total past exactTotal is the planner's estimate, never less than one past it. */
   async #page<T extends Doc>(db: Executor, table: PgTable, read: FindRead, near: Near | undefined): Promise<FindResult<T>> {
     const { sql, params } = compileFind(this.tables, table, read, near);
@@ -244,9 +285,7 @@ export class Operations {
     if (rows.length === 0) return { items, total: read.offset === 0 && read.limit !== 0 ? 0 : await this.#count(db, table, read.where, near) };
     const counted = Number(rows[0].total);
     if (!searches(read.where) || counted <= (read.exactTotal ?? SEARCH_EXACT_TOTAL)) return { items, total: counted };
-    const estimate = compileEstimate(this.tables, table, read.where, near);
-    const [plan] = (await db.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(estimate.sql, estimate.params)).rows[0]['QUERY PLAN'];
-    return { items, total: Math.max(counted, Math.round(plan.Plan['Plan Rows'])) };
+    return { items, total: await this.#estimate(db, table, read.where, near, counted) };
   }
 
   async #count(db: Executor, table: PgTable, where: Filter | undefined, near?: Near): Promise<number> {

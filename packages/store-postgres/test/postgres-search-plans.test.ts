@@ -114,8 +114,12 @@ describe('PostgreSQL search plans', { skip: notSelected }, () => {
       await Promise.all(
         reads.map(async (read) => {
           const expected = await plain(read);
-          const found = await store.find('clips', { ...read, exactTotal: 1000 });
-          assert.deepEqual({ ids: found.items.map((d) => d.id), total: found.total }, expected, `${query} ${JSON.stringify(read.orderBy)} ${read.offset}`);
+          // A bound low enough that common words pass it, and their ranked pages walk the first tier.
+          const found = await store.find('clips', { ...read, exactTotal: 30 });
+          const label = `${query} ${JSON.stringify(read.orderBy)} ${read.offset}`;
+          assert.deepEqual(found.items.map((d) => d.id), expected.ids, label);
+          if (expected.total <= 30) assert.equal(found.total, expected.total, label);
+          else assert.ok(found.total > 30, label);
           if (read.orderBy === relevant && expected.ids.length === read.limit) firstTierPages++;
         }),
       );
