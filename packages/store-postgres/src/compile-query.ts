@@ -28,18 +28,15 @@ function scoreOf(table: PgTable, where: Filter | undefined, orderBy: FindOptions
   return ranked === near?.query ? nearScore(table, near, bind) : tsScore(table, ranked, bind);
 }
 
-/** What compileFind reads: a page of a find, and with `firstTier` only its rows of the highest relevance (firstTierOf). */
-export type FindRead = FindOptions & { limit?: number; offset: number; firstTier?: SearchQuery };
+/** What compileFind reads: a page of a find. */
+export type FindRead = FindOptions & { limit?: number; offset: number };
 
 /**
  * A page and its total in one statement, so both come from one snapshot: every row carries the
  * total (an uncorrelated subquery PostgreSQL runs once). `limit` undefined means no limit.
  *
  * A search's total counts its matches up to one past `exactTotal` (SEARCH_EXACT_TOTAL) and stops:
- * a common word's every match is never looked up for the count (Operations.find estimates past
- * it). With `firstTier`, the page is read from the rows holding every wanted word in a name,
- * ordered by the keys after relevance, whose order is theirs among themselves; the total is
- * still every match's.
+ * a common word's every match is never looked up for the count (Operations.find estimates past it).
  */
 export function compileFind(tables: PgTables, table: PgTable, options: FindRead, near?: Near): Statement {
   const params = newParams();
@@ -47,24 +44,19 @@ export function compileFind(tables: PgTables, table: PgTable, options: FindRead,
   const total = searches(options.where)
     ? `SELECT count(*) FROM (SELECT FROM ${table.sql}${where} LIMIT ${params.bind((options.exactTotal ?? SEARCH_EXACT_TOTAL) + 1)}) AS bounded`
     : `SELECT count(*) FROM ${table.sql}${where}`;
-  let page = where;
-  let order: string;
-  if (options.firstTier) {
-    page = `${where} AND ${firstTierMatch(options.firstTier, (v) => params.bind(v))}`;
-    order = compileOrderBy(pgDialect, table, options.orderBy!.slice(1));
-  } else order = compileOrderBy(pgDialect, table, options.orderBy, scoreOf(table, options.where, options.orderBy, params, near));
+  const order = compileOrderBy(pgDialect, table, options.orderBy, scoreOf(table, options.where, options.orderBy, params, near));
   const sql =
-    `SELECT id, ${DOC_COLUMN}, (${total}) AS total FROM ${table.sql}${page}` +
+    `SELECT id, ${DOC_COLUMN}, (${total}) AS total FROM ${table.sql}${where}` +
     ` ORDER BY ${order} LIMIT ${params.bind(options.limit ?? null)} OFFSET ${params.bind(options.offset)}`;
   return { sql, params: params.values };
 }
 
 /**
- * The search a ranked page may be read from its first tier alone (compileFind's `firstTier`):
- * relevance first and descending, over a collection searched in several tiers, for a page of
- * some rows. Such rows score the most there is, so when they fill the page it is theirs, and no
- * other match is scored or sorted: a common word's rows are then walked in the next key's order
- * (plays, followers) until the page is full. Not for near matches, which rank by nearness.
+ * The search whose ranked page may be its first tier alone (compileWalk): relevance first and
+ * descending, over a collection searched in several tiers, for a page of some rows. Rows with
+ * every wanted word in a name score the most there is, so when they fill the page it is theirs,
+ * in the next key's order (plays), and no other match is scored or sorted. Not for near matches,
+ * which rank by nearness.
  */
 export function firstTierOf(table: PgTable, options: FindRead, near?: Near): SearchQuery | undefined {
   const [first] = options.orderBy ?? [];
@@ -94,7 +86,7 @@ export function compileBoundedCount(tables: PgTables, table: PgTable, read: Find
  * would rather read every match from the GIN index and sort them, which is what this avoids.
  * Fewer rows than the page asks mean the budget ran out, not that there are no more.
  */
-export function compileWalk(tables: PgTables, table: PgTable, read: FindRead & { firstTier: SearchQuery }, budget: number): Statement {
+export function compileWalk(tables: PgTables, table: PgTable, read: FindRead, firstTier: SearchQuery, budget: number): Statement {
   const params = newParams();
   const parts = topParts(read.where);
   const order = compileOrderBy(pgDialect, table, read.orderBy!.slice(1));
@@ -102,7 +94,7 @@ export function compileWalk(tables: PgTables, table: PgTable, read: FindRead & {
   const tested = compileWhere(tables, table, and(...parts.filter((p) => 'match' in p)), params);
   const sql =
     `SELECT id, ${DOC_COLUMN} FROM (SELECT * FROM ${table.sql}${walked} ORDER BY ${order} LIMIT ${params.bind(budget)} OFFSET 0) AS ${table.sql}` +
-    `${tested} AND ${firstTierMatch(read.firstTier, (v) => params.bind(v))} ORDER BY ${order} LIMIT ${params.bind(read.limit ?? null)} OFFSET ${params.bind(read.offset)}`;
+    `${tested} AND ${firstTierMatch(firstTier, (v) => params.bind(v))} ORDER BY ${order} LIMIT ${params.bind(read.limit ?? null)} OFFSET ${params.bind(read.offset)}`;
   return { sql, params: params.values };
 }
 

@@ -3,12 +3,12 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { and, eq, matches, RELEVANCE, type Doc, type OrderBy, type Schema, type Store } from '@reelbase/core';
 import { openPostgresStore } from '../src/index';
-import { compileFind, type FindRead } from '../src/compile-query';
+import { compileFind, compileWalk, type FindRead } from '../src/compile-query';
 import { ensureSchema } from '../src/pg-schema';
 import type { PgTables } from '../src/pg-columns';
 import { freshUrl, notSelected } from './selection';
 
-// The search plans of the PostgreSQL driver (compile-query.ts): the first-tier page and the bounded
+// The search plans of the PostgreSQL driver (compile-query.ts): the first-tier walk and the bounded
 // total answer exactly what ranking and counting every match answers, and their plans say so.
 
 const schema: Schema = {
@@ -124,7 +124,7 @@ describe('PostgreSQL search plans', { skip: notSelected }, () => {
         }),
       );
     }
-    // The generated queries reach the first-tier page, not only the plain plan.
+    // The generated queries fill ranked pages, which the first-tier walk answers when it can, not only short ones.
     assert.ok(firstTierPages > 15, `${firstTierPages} full ranked pages`);
   });
 
@@ -138,7 +138,7 @@ describe('PostgreSQL search plans', { skip: notSelected }, () => {
     assert.equal(await store.count('clips', where), all);
   });
 
-  it('plans a search total that stops at its bound, and a first-tier page that scores nothing', async () => {
+  it('plans a search total that stops at its bound, and a first-tier walk in the tie-break index that scores nothing', async () => {
     const table = tables.get('clips')!;
     const plan = async (read: FindRead): Promise<PlanNode> => {
       const { sql, params } = compileFind(tables, table, read);
@@ -150,10 +150,19 @@ describe('PostgreSQL search plans', { skip: notSelected }, () => {
     const total = nodes(counted).find((n) => n['Subplan Name']?.startsWith('InitPlan'));
     assert.equal(total?.['Node Type'], 'Aggregate');
     assert.equal(total?.Plans?.[0]['Node Type'], 'Limit');
-    const ranked = await explain({ where: matches('river festival'), orderBy: relevant, limit: 25, offset: 0 });
-    const first = await explain({ where: matches('river festival'), orderBy: relevant, limit: 25, offset: 0, firstTier: matches('river festival').match });
-    // The plain ranked page scores each match (the tiers' CASE); the first-tier page orders by plays alone.
-    assert.match(ranked, /CASE WHEN/);
-    assert.doesNotMatch(first, /CASE WHEN/);
+    // The walk of a ranked page's first tier reads the tie-break's index in order and scores nothing
+    // (the plain ranked page evaluates each match's tiers: its CASE).
+    const walk = compileWalk(tables, table, { where: matches('river festival'), orderBy: relevant, limit: 25, offset: 0 }, matches('river festival').match, 500);
+    const client = await pool.connect();
+    try {
+      // A 600-row table is read whole rather than by an index unless the planner is told otherwise.
+      await client.query('SET enable_seqscan = off');
+      const walked = JSON.stringify((await client.query(`EXPLAIN (VERBOSE, FORMAT JSON) ${walk.sql}`, walk.params)).rows[0]);
+      assert.match(walked, /"Index Name":"rbwin_clips"/);
+      assert.doesNotMatch(walked, /CASE WHEN/);
+      assert.match(await explain({ where: matches('river festival'), orderBy: relevant, limit: 25, offset: 0 }), /CASE WHEN/);
+    } finally {
+      client.release();
+    }
   });
 });
