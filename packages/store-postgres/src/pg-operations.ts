@@ -211,7 +211,7 @@ export class Operations {
       async (db, near) => {
         const read: FindRead = { ...options, offset, limit };
         const firstTier = firstTierOf(table, read, near);
-        if (firstTier && walkable(table, read)) {
+        if (firstTier && walkable(table, read, firstTier)) {
           const walked = await db.snapshot((db) => this.#walk<T>(db, table, read, firstTier));
           if (walked) return walked;
         }
