@@ -12,6 +12,7 @@ import { observabilityCase } from './cases/observability';
 import { millionCases } from './cases/million';
 import { oauthCases } from './cases/oauth';
 import { postgresCases } from './cases/postgres';
+import { postgresSearchCases } from './cases/postgres-search';
 import { readCases } from './cases/reads';
 import { searchCases } from './cases/search';
 import { tokenReadCases } from './cases/token-reads';
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
       if (b.wants('postgres')) await postgresCases(b, world);
       if (b.wants('follow') || b.wants('burst')) await writeCases(b, world);
     } else if (b.wants('postgres')) await postgresCases(b, null);
+    if (b.wants('postgres-search')) await postgresSearchCases(b, dir);
     if (b.wants('oauth')) await oauthCases(b, dir);
     if (b.wants('media')) await mediaCases(b, dir);
     if (b.wants('transcode')) await transcodeCases(b, dir);

@@ -55,7 +55,7 @@ export async function searchReads(server: ServerProcess, summary: PopulationSumm
  * The search reads at one connection (the p99 target) and at the throughput connections, as a
  * caller with a token (`token`), on a seeded store; `scale` names the store in the rows.
  */
-export async function searchCases(b: Bench, server: ServerProcess, summary: PopulationSummary, scale: string, token: string, distinct = true): Promise<void> {
+export async function searchCases(b: Bench, server: ServerProcess, summary: PopulationSummary, scale: string, token: string, distinct = true, label = 'reelbase sqlite'): Promise<void> {
   const headers = { authorization: `Bearer ${token}` };
   let worst = 0;
   for (const read of await searchReads(server, summary, headers, distinct)) {
@@ -66,13 +66,13 @@ export async function searchCases(b: Bench, server: ServerProcess, summary: Popu
     const body = (await res.json()) as { total?: number };
     // A server from before a read existed (the bench's "before" column) says so in the row.
     if (res.status !== 200) {
-      record(b, { case: `${read.name} (${scale})`, server: 'reelbase sqlite', body: '', rps: null, p50: NaN, p99: NaN, note: `answered ${res.status}` });
+      record(b, { case: `${read.name} (${scale})`, server: label, body: '', rps: null, p50: NaN, p99: NaN, note: `answered ${res.status}` });
       continue;
     }
     for (const connections of [b.settings.latencyConnections, b.settings.connections]) {
       const m = await measureRotating(server.url, b.settings, connections, nextPath, headers);
       if (connections === b.settings.latencyConnections) worst = Math.max(worst, m.p99);
-      record(b, { case: `${read.name} (${scale}, first: ${body.total} found), c=${connections}`, server: 'reelbase sqlite', body: '', rps: m.rps, p50: m.p50, p99: m.p99, note: m.failed ? `${m.failed} failed` : '' });
+      record(b, { case: `${read.name} (${scale}, first: ${body.total} found), c=${connections}`, server: label, body: '', rps: m.rps, p50: m.p50, p99: m.p99, note: m.failed ? `${m.failed} failed` : '' });
     }
   }
   b.targets.push({ name: `${scale}: search reads at c=${b.settings.latencyConnections}, worst p99`, ours: `${ms(worst)} ms`, peers: '', ratio: '', wanted: '< 20 ms', met: worst < 20 });

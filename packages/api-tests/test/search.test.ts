@@ -125,9 +125,11 @@ for (const driver of drivers) {
           const lowest = Number((await store.find('videos', { orderBy: [{ field: 'id', direction: 'asc' }], limit: 1 })).items[0].id);
           const found = await search('query=lighthouse&per_page=1');
           assert.equal(found.status, 200, found.text);
-          // SQLite walks the matches in id order to the 1,001st and scales by the share of ids it covered; the others count them all.
+          // SQLite walks the matches in id order to the 1,001st and scales by the share of ids it covered;
+          // PostgreSQL counts to the 1,001st and answers its planner's estimate past it; JSON counts them all.
           const covered = (Number(ids[1199]) - lowest + 1) / (Number(ids[1000]) - lowest + 1);
-          assert.equal(found.body.total, driver.name === 'sqlite' ? Math.floor(1001 * covered) : 1200);
+          if (driver.name === 'postgres') assert.ok(found.body.total > 1000, String(found.body.total));
+          else assert.equal(found.body.total, driver.name === 'sqlite' ? Math.floor(1001 * covered) : 1200);
           assert.equal(found.body.paging.last, `/videos?query=lighthouse&per_page=1&page=${found.body.total}`);
           // Lighthouse 1, 10–19, 100–199 and 1000–1199: fewer than 1,000, so exact everywhere.
           assert.equal((await search('query=lighthouse%201&per_page=1')).body.total, 311);

@@ -1,9 +1,9 @@
-import { canMatch, rankedSearch, type Filter, type FindOptions } from '@reelbase/core';
+import { and, canMatch, RELEVANCE, rankedSearch, SEARCH_EXACT_TOTAL, type Filter, type FindOptions, type SearchQuery } from '@reelbase/core';
 import { compileFilter, compileOrderBy, countBySql, SqlParams } from '@reelbase/core/sql';
 import { DOC_COLUMN, type PgTable, type PgTables } from './pg-columns';
 import { pgDialect } from './pg-dialect';
 import { nearDialect, nearScore, type Near } from './pg-near';
-import { tsScore } from './pg-search';
+import { firstTierMatch, tsScore } from './pg-search';
 
 /** One statement and its parameters. */
 export interface Statement {
@@ -28,18 +28,103 @@ function scoreOf(table: PgTable, where: Filter | undefined, orderBy: FindOptions
   return ranked === near?.query ? nearScore(table, near, bind) : tsScore(table, ranked, bind);
 }
 
+/** What compileFind reads: a page of a find. */
+export type FindRead = FindOptions & { limit?: number; offset: number };
+
 /**
  * A page and its total in one statement, so both come from one snapshot: every row carries the
  * total (an uncorrelated subquery PostgreSQL runs once). `limit` undefined means no limit.
+ *
+ * A search's total counts its matches up to one past `exactTotal` (SEARCH_EXACT_TOTAL) and stops:
+ * a common word's every match is never looked up for the count (Operations.find estimates past it).
  */
-export function compileFind(tables: PgTables, table: PgTable, options: FindOptions & { limit?: number; offset: number }, near?: Near): Statement {
+export function compileFind(tables: PgTables, table: PgTable, options: FindRead, near?: Near): Statement {
   const params = newParams();
   const where = compileWhere(tables, table, options.where, params, near);
+  const total = searches(options.where)
+    ? `SELECT count(*) FROM (SELECT FROM ${table.sql}${where} LIMIT ${params.bind((options.exactTotal ?? SEARCH_EXACT_TOTAL) + 1)}) AS bounded`
+    : `SELECT count(*) FROM ${table.sql}${where}`;
   const order = compileOrderBy(pgDialect, table, options.orderBy, scoreOf(table, options.where, options.orderBy, params, near));
   const sql =
-    `SELECT id, ${DOC_COLUMN}, (SELECT count(*) FROM ${table.sql}${where}) AS total FROM ${table.sql}${where}` +
+    `SELECT id, ${DOC_COLUMN}, (${total}) AS total FROM ${table.sql}${where}` +
     ` ORDER BY ${order} LIMIT ${params.bind(options.limit ?? null)} OFFSET ${params.bind(options.offset)}`;
   return { sql, params: params.values };
+}
+
+/**
+ * The search whose ranked page may be its first tier alone (compileWalk): relevance first and
+ * descending, over a collection searched in several tiers, for a page of some rows. Rows with
+ * every wanted word in a name score the most there is, so when they fill the page it is theirs,
+ * in the next key's order (plays), and no other match is scored or sorted. Not for near matches,
+ * which rank by nearness.
+ */
+export function firstTierOf(table: PgTable, options: FindRead, near?: Near): SearchQuery | undefined {
+  const [first] = options.orderBy ?? [];
+  if (near || !options.limit || first?.field !== RELEVANCE || first.direction !== 'desc' || (table.search?.length ?? 0) < 2) return undefined;
+  const ranked = rankedSearch(options.where, options.orderBy);
+  return ranked && canMatch(ranked) ? ranked : undefined;
+}
+
+/**
+ * A search's count alone, up to one past exactTotal, with the table's size (the planner's):
+ * what decides whether a ranked page walks its first tier (compileWalk) or reads every match.
+ */
+export function compileBoundedCount(tables: PgTables, table: PgTable, read: FindRead): Statement {
+  const params = newParams();
+  const where = compileWhere(tables, table, read.where, params);
+  const sql =
+    `SELECT (SELECT count(*) FROM (SELECT FROM ${table.sql}${where} LIMIT ${params.bind((read.exactTotal ?? SEARCH_EXACT_TOTAL) + 1)}) AS bounded) AS n,` +
+    ` (SELECT reltuples FROM pg_class WHERE oid = ${params.bind(table.sql)}::regclass) AS size`;
+  return { sql, params: params.values };
+}
+
+/**
+ * A ranked page of a common word's first tier, walked (firstTierOf): the rows that pass the
+ * find's other conditions (visibility, an owner) in the tie-break's order, by its index
+ * (windowIndex), at most `budget` of them, each tested for every wanted word in a name after it
+ * is read. The text search is kept out of the walk (OFFSET 0 fences it): inside, the planner
+ * would rather read every match from the GIN index and sort them, which is what this avoids.
+ * Fewer rows than the page asks mean the budget ran out, not that there are no more.
+ */
+export function compileWalk(tables: PgTables, table: PgTable, read: FindRead, firstTier: SearchQuery, budget: number): Statement {
+  const params = newParams();
+  const parts = topParts(read.where);
+  const order = compileOrderBy(pgDialect, table, read.orderBy!.slice(1));
+  const walked = compileWhere(tables, table, and(...parts.filter((p) => !('match' in p))), params);
+  const tested = compileWhere(tables, table, and(...parts.filter((p) => 'match' in p)), params);
+  const sql =
+    `SELECT id, ${DOC_COLUMN} FROM (SELECT * FROM ${table.sql}${walked} ORDER BY ${order} LIMIT ${params.bind(budget)} OFFSET 0) AS ${table.sql}` +
+    `${tested} AND ${firstTierMatch(firstTier, (v) => params.bind(v))} ORDER BY ${order} LIMIT ${params.bind(read.limit ?? null)} OFFSET ${params.bind(read.offset)}`;
+  return { sql, params: params.values };
+}
+
+/**
+ * Whether a ranked page of `query` may walk (compileWalk): its next key is the one its table's walk
+ * index holds (windowIndex), and it wants one term. Names holding two or three given words are
+ * too few for a walk to fill a page soon (measured at 300,000 videos: the count and estimate that
+ * decide it, then every match read, cost a third more than reading every match at once).
+ */
+export const walkable = (table: PgTable, read: FindRead, query: SearchQuery): boolean => {
+  const rest = read.orderBy?.slice(1) ?? [];
+  const wanted = query.terms.filter((t) => !t.exclude).length;
+  return wanted === 1 && table.searchTies !== undefined && rest.length === 1 && rest[0].field === table.searchTies && rest[0].direction === 'desc';
+};
+
+/** A where's parts: the conditions of its top `and`s, flattened. */
+const topParts = (where: Filter | undefined): Filter[] => (!where ? [] : 'and' in where ? where.and.flatMap(topParts) : [where]);
+
+/** Whether a find searches: its where requires a `match` (itself, under its `and`s, or in a semi-join's). */
+export function searches(where: Filter | undefined): boolean {
+  if (!where) return false;
+  if ('match' in where) return true;
+  if ('and' in where) return where.and.some(searches);
+  return 'op' in where && where.op === 'inSelect' && searches(where.select.where);
+}
+
+/** The planner's estimate of a search's matches, when counting them stopped past exactTotal. */
+export function compileEstimate(tables: PgTables, table: PgTable, where: Filter | undefined, near?: Near): Statement {
+  const params = newParams();
+  return { sql: `EXPLAIN (FORMAT JSON) SELECT FROM ${table.sql}${compileWhere(tables, table, where, params, near)}`, params: params.values };
 }
 
 /** The first match in order, never counting. */

@@ -114,8 +114,13 @@ export class PgTransaction implements Store, Holder {
     return this.#ops().insert<T>(this.state, collection, doc);
   }
 
-  /** A savepoint around the inserts: one round trip each, all or none. */
+  /**
+   * One statement for the batch (Operations.insertMany); when a row clashes, a savepoint around
+   * the inserts one by one, all or none, so the error names the key as a lone insert's would.
+   */
   async insertMany<T extends Doc = Doc>(collection: string, docs: readonly (Omit<T, 'id'> & { id?: string })[]): Promise<string[]> {
+    const ids = await this.#ops().insertMany(this.state, collection, docs);
+    if (ids) return ids;
     return this.transaction(async (tx) => {
       const ids: string[] = [];
       for (const doc of docs) ids.push((await tx.insert<T>(collection, doc)).id);
