@@ -8,9 +8,10 @@ import {
   type FindOptions,
   type FindResult,
   type OrderBy,
+  type SumRow,
 } from '@reelbase/core';
-import { encodeDoc, groupCounts, INCOMPARABLE, mergePatch, quote, type Body, type GroupRow } from '@reelbase/core/sql';
-import { compileCount, compileCountBy, compileDeleteWhere, compileFind, compileFindOne, compileLockNext } from './compile-query';
+import { encodeDoc, groupCounts, INCOMPARABLE, mergePatch, quote, sumRows, type Body, type GroupRow } from '@reelbase/core/sql';
+import { compileCount, compileCountBy, compileDeleteWhere, compileFind, compileFindOne, compileLockNext, compileSumBy } from './compile-query';
 import { DOC_COLUMN, type PgTable, type PgTables } from './pg-columns';
 import { NEAR_SETTING, nearSearch, type Near } from './pg-near';
 import { sqlState, type Executor, type Row, type TransactionExecutor } from './pg-types';
@@ -111,6 +112,11 @@ export class Operations {
       return groupCounts((await db.query<GroupRow>(sql, params)).rows);
     };
     return this.#nearOnNothing(db, table, where, grouped, (counts) => counts.size === 0);
+  }
+
+  async sumBy(db: Executor, collection: string, by: readonly string[], sums: readonly string[], where?: Filter): Promise<SumRow[]> {
+    const { sql, params } = compileSumBy(this.tables, this.table(collection), by, sums, where);
+    return sumRows((await db.query<Record<string, unknown>>(sql, params)).rows, sums);
   }
 
   /** The total is counted apart only for an empty page past the start, which carries no row to read it from. */
