@@ -33,7 +33,7 @@ export function representAnalyticsRow(row: AnalyticsRowInput): Record<string, un
     downloads: s.downloads,
     total_time_watched: rounded(s.time_watched),
     average_time_watched: s.views ? rounded(s.time_watched / s.views) : 0,
-    // Time watched over what the views could have watched: a viewer seeking back may pass 100.
+    // Time watched over what the views could have watched, at most 100 (a viewer seeking back watches more).
     average_percent_watched: s.duration_watchable ? rounded(Math.min(100, (s.time_watched / s.duration_watchable) * 100)) : 0,
   };
 }
