@@ -6,6 +6,7 @@ import { line, type CliIo } from './io';
 import { limitsFromEnv } from './service-limits';
 import { identityFromEnv } from './identity-env';
 import { jobRetentionFromEnv } from './job-retention-env';
+import { geoipFromEnv } from './geoip-env';
 import { describeStore, openStore, storeSpecFrom, type StoreSpec } from './store-spec';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -16,10 +17,10 @@ export const cwdOf = (io: CliIo): string => io.cwd ?? process.cwd();
 /** A variable's value, treating an empty one as unset. */
 export const fromEnv = (env: Env, name: string): string | undefined => env[name] || undefined;
 
-/** Service settings the environment may change: REELBASE_BASE_URL is the origin of absolute links; limits (see limitsFromEnv); sign-in (identityFromEnv); how long finished jobs are kept (jobRetentionFromEnv). */
+/** Service settings the environment may change: REELBASE_BASE_URL is the origin of absolute links; limits (see limitsFromEnv); sign-in (identityFromEnv); how long finished jobs are kept (jobRetentionFromEnv); the GeoIP database (geoipFromEnv). */
 export function serviceConfig(env: Env): Partial<ServiceConfig> {
   const baseUrl = fromEnv(env, 'REELBASE_BASE_URL');
-  return { ...(baseUrl ? { baseUrl: baseUrl.replace(/\/+$/, '') } : {}), ...limitsFromEnv(env), ...identityFromEnv(env), ...jobRetentionFromEnv(env) };
+  return { ...(baseUrl ? { baseUrl: baseUrl.replace(/\/+$/, '') } : {}), ...limitsFromEnv(env), ...identityFromEnv(env), ...jobRetentionFromEnv(env), ...geoipFromEnv(env) };
 }
 
 /**

@@ -152,6 +152,10 @@ const table: Record<string, Entry> = {
   'videos.privacy.domains.put': owner({ vars: { domain: 'evil.example' } }),
   'videos.privacy.domains.delete': owner(),
   'videos.likes.list': pub,
+  // Analytics (issue 49). The report's required query (from, to, dimension) is validated before
+  // authorization, so a bare path answers 400: analytics.test.ts checks another user's 403.
+  'users.analytics.get': na('its required query is refused (400) before authorization; analytics.test.ts checks a stranger gets 403'),
+  'videos.beacons.create': na("a viewer's beacon about a video anybody sends (like fetching it), counted in its owner's analytics"),
   'users.watched.list': self(),
   'users.watched.put': self(),
   'users.watched.get': self(),

@@ -133,10 +133,18 @@ for (const driver of drivers) {
       const file = await fetchBytes(src, { range: 'bytes=0-99' });
       assert.deepEqual([file.status, file.headers.get('content-type')], [206, 'video/mp4'], 'the <video> source plays');
       const scripts = [...page.text.matchAll(/<script src="([^"]+)" defer><\/script>/g)].map((m) => m[1]);
-      assert.deepEqual(scripts, [`${h.server.url}/static/player/hls.min.js`, `${h.server.url}/static/player/player.js`]);
+      // The third sends the analytics beacons (issue 49) to the endpoint the body names.
+      assert.deepEqual(scripts, [`${h.server.url}/static/player/hls.min.js`, `${h.server.url}/static/player/player.js`, `${h.server.url}/static/player/beacons.js`]);
+      assert.match(page.text, new RegExp(`<body[^>]* data-beacons="${h.server.url}/videos/\\d+/beacons">`));
       for (const script of scripts) {
         const r = await fetchBytes(script);
         assert.deepEqual([r.status, r.headers.get('content-type')], [200, 'text/javascript; charset=utf-8'], script);
+      }
+      // A viewer who asked not to be tracked gets no beacons (issue 49): the page's dnt=1, DNT: 1, Sec-GPC: 1.
+      for (const [query, headers] of [['?dnt=1', {}], ['', { dnt: '1' }], ['', { 'sec-gpc': '1' }]] as const) {
+        const quiet = await h.call('GET', `/videos/${id}/player${query}`, { headers });
+        assert.equal(quiet.status, 200);
+        assert.ok(!quiet.text.includes('beacons'), `${query} ${JSON.stringify(headers)}`);
       }
       assert.match(page.text, /<video id="player" src="[^"]+" preload="none" /, 'nothing loads (and no play counts) before the viewer plays');
     });

@@ -3,6 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { beaconsScript } from './beacons-script';
 import { playerScript } from './player-script';
 
 /**
@@ -25,6 +26,7 @@ const sources: Record<string, () => { body: Buffer; modified: Date }> = {
   },
   // Our script is a constant of this package: it changed when the module holding it did.
   '/static/player/player.js': () => ({ body: Buffer.from(playerScript), modified: statSync(fileURLToPath(import.meta.url)).mtime }),
+  '/static/player/beacons.js': () => ({ body: Buffer.from(beaconsScript), modified: statSync(fileURLToPath(import.meta.url)).mtime }),
 };
 
 const loaded = new Map<string, Asset>();

@@ -1,4 +1,4 @@
-import { copyJson, rankedSearch, type Doc, type Filter, type FindOptions, type FindResult, type OrderBy } from '@reelbase/core';
+import { copyJson, rankedSearch, type Doc, type Filter, type FindOptions, type FindResult, type OrderBy, type Scalar, type SumRow } from '@reelbase/core';
 import { compareBy, compileFilter, ownValue, type TableSource } from './evaluate-filter';
 import type { Table } from './table';
 import type { UndoJournal } from './undo-journal';
@@ -89,11 +89,7 @@ export class Operations {
 
   countBy(collection: string, field: string, where?: Filter, distinct?: string): Map<string, number> {
     const table = this.table(collection);
-    for (const name of distinct === undefined ? [field] : [field, distinct]) {
-      if (name !== 'id' && !table.fields.has(name)) {
-        throw new Error(`unknown field ${JSON.stringify(name)} in collection ${collection}: only declared fields can be filtered or sorted`);
-      }
-    }
+    this.#declared(table, distinct === undefined ? [field] : [field, distinct]);
     const read = table.read ?? ownValue;
     // Each group's counted values: its rows, or the distinct non-null values of `distinct` (as SQL counts them).
     const groups = new Map<string, Set<unknown>>();
@@ -105,6 +101,30 @@ export class Operations {
       if (value !== null) counted.add(value);
     }
     return new Map([...groups].map(([key, counted]) => [key, counted.size]));
+  }
+
+  sumBy(collection: string, by: readonly string[], sums: readonly string[], where?: Filter): SumRow[] {
+    const table = this.table(collection);
+    this.#declared(table, [...by, ...sums]);
+    const read = table.read ?? ownValue;
+    // Keyed by the JSON of the group's values, so null stays apart from the text "null".
+    const groups = new Map<string, SumRow>();
+    if (!by.length) groups.set('[]', Object.fromEntries(sums.map((field) => [field, 0])));
+    for (const doc of this.#matching(table, where)) {
+      const values = by.map((field) => (read(doc, field) ?? null) as Scalar);
+      const key = JSON.stringify(values);
+      const group = groups.get(key) ?? groups.set(key, Object.fromEntries([...by.map((field, i) => [field, values[i]]), ...sums.map((field) => [field, 0])])).get(key)!;
+      for (const field of sums) group[field] = (group[field] as number) + Number(read(doc, field) ?? 0);
+    }
+    return [...groups.values()];
+  }
+
+  #declared(table: Table, names: readonly string[]): void {
+    for (const name of names) {
+      if (name !== 'id' && !table.fields.has(name)) {
+        throw new Error(`unknown field ${JSON.stringify(name)} in collection ${table.name}: only declared fields can be filtered or sorted`);
+      }
+    }
   }
 
   deleteWhere(collection: string, where: Filter, journal: UndoJournal): number {

@@ -1,4 +1,4 @@
-import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store } from '@reelbase/core';
+import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store, SumRow } from '@reelbase/core';
 import type { Operations } from './operations';
 import type { UndoJournal } from './undo-journal';
 
@@ -53,6 +53,10 @@ export class JsonStoreHandle implements Store {
 
   countBy(collection: string, field: string, where?: Filter, distinct?: string): Promise<Map<string, number>> {
     return this.scope.run(() => this.ops.countBy(collection, field, where, distinct));
+  }
+
+  sumBy(collection: string, by: readonly string[], sums: readonly string[], where?: Filter): Promise<SumRow[]> {
+    return this.scope.run(() => this.ops.sumBy(collection, by, sums, where));
   }
 
   deleteWhere(collection: string, where: Filter): Promise<number> {

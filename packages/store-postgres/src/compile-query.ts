@@ -1,5 +1,5 @@
 import { and, canMatch, RELEVANCE, rankedSearch, SEARCH_EXACT_TOTAL, type Filter, type FindOptions, type SearchQuery } from '@reelbase/core';
-import { compileFilter, compileOrderBy, countBySql, SqlParams } from '@reelbase/core/sql';
+import { compileFilter, compileOrderBy, countBySql, SqlParams, sumBySql } from '@reelbase/core/sql';
 import { DOC_COLUMN, type PgTable, type PgTables } from './pg-columns';
 import { pgDialect } from './pg-dialect';
 import { nearDialect, nearScore, type Near } from './pg-near';
@@ -152,6 +152,11 @@ export function compileCount(tables: PgTables, table: PgTable, where: Filter | u
 export function compileCountBy(tables: PgTables, table: PgTable, field: string, where: Filter | undefined, distinct: string | undefined, near?: Near): Statement {
   const params = newParams();
   return { sql: countBySql(table, field, compileWhere(tables, table, where, params, near), distinct), params: params.values };
+}
+
+export function compileSumBy(tables: PgTables, table: PgTable, by: readonly string[], sums: readonly string[], where: Filter | undefined): Statement {
+  const params = newParams();
+  return { sql: sumBySql(table, by, sums, compileWhere(tables, table, where, params)), params: params.values };
 }
 
 export function compileDeleteWhere(tables: PgTables, table: PgTable, where: Filter): Statement {

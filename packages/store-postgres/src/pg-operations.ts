@@ -10,8 +10,9 @@ import {
   type FindResult,
   type OrderBy,
   type SearchQuery,
+  type SumRow,
 } from '@reelbase/core';
-import { encodeDoc, groupCounts, INCOMPARABLE, mergePatch, quote, type Body, type GroupRow } from '@reelbase/core/sql';
+import { encodeDoc, groupCounts, INCOMPARABLE, mergePatch, quote, sumRows, type Body, type GroupRow } from '@reelbase/core/sql';
 import {
   compileCount,
   compileCountBy,
@@ -22,6 +23,7 @@ import {
   compileWalk,
   compileFindOne,
   compileLockNext,
+  compileSumBy,
   firstTierOf,
   searches,
   walkable,
@@ -197,6 +199,11 @@ export class Operations {
       return groupCounts((await db.query<GroupRow>(sql, params)).rows);
     };
     return this.#nearOnNothing(db, table, where, grouped, (counts) => counts.size === 0);
+  }
+
+  async sumBy(db: Executor, collection: string, by: readonly string[], sums: readonly string[], where?: Filter): Promise<SumRow[]> {
+    const { sql, params } = compileSumBy(this.tables, this.table(collection), by, sums, where);
+    return sumRows((await db.query<Record<string, unknown>>(sql, params)).rows, sums);
   }
 
   /** The total is counted apart only for an empty page past the start, which carries no row to read it from. */

@@ -1,4 +1,4 @@
-import type { Doc, Filter, FindOptions, FindResult, OrderBy, RateLimit, RateLimiter, Store } from '@reelbase/core';
+import type { Doc, Filter, FindOptions, FindResult, OrderBy, RateLimit, RateLimiter, Store, SumRow } from '@reelbase/core';
 import { Mutex, type Holder } from '@reelbase/core/sql';
 import type { Pool, QueryResultRow } from 'pg';
 import type { Operations } from './pg-operations';
@@ -63,6 +63,10 @@ export class PgStore implements Store {
 
   async countBy(collection: string, field: string, where?: Filter, distinct?: string): Promise<Map<string, number>> {
     return this.operations.countBy(this.#read(), collection, field, where, distinct);
+  }
+
+  async sumBy(collection: string, by: readonly string[], sums: readonly string[], where?: Filter): Promise<SumRow[]> {
+    return this.operations.sumBy(this.#read(), collection, by, sums, where);
   }
 
   async deleteWhere(collection: string, where: Filter): Promise<number> {

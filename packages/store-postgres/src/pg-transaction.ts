@@ -1,4 +1,4 @@
-import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store } from '@reelbase/core';
+import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store, SumRow } from '@reelbase/core';
 import { Mutex, type Holder } from '@reelbase/core/sql';
 import type { PoolClient, QueryResultRow } from 'pg';
 import type { Operations } from './pg-operations';
@@ -154,6 +154,10 @@ export class PgTransaction implements Store, Holder {
 
   async countBy(collection: string, field: string, where?: Filter, distinct?: string): Promise<Map<string, number>> {
     return this.#ops().countBy(this.state, collection, field, where, distinct);
+  }
+
+  async sumBy(collection: string, by: readonly string[], sums: readonly string[], where?: Filter): Promise<SumRow[]> {
+    return this.#ops().sumBy(this.state, collection, by, sums, where);
   }
 
   async deleteWhere(collection: string, where: Filter): Promise<number> {

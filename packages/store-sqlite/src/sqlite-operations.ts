@@ -8,9 +8,10 @@ import {
   type FindOptions,
   type FindResult,
   type OrderBy,
+  type SumRow,
   SEARCH_EXACT_TOTAL,
 } from '@reelbase/core';
-import { countBySql, groupCounts, type GroupRow } from '@reelbase/core/sql';
+import { countBySql, groupCounts, sumBySql, sumRows, type GroupRow } from '@reelbase/core/sql';
 import { compileFilter, compileWhere } from './compile-filter';
 import { statementKey, type Asked, type Read, type ReadCache, type ReadPage } from './read-cache';
 import { mirroredColumns } from './sqlite-mirror';
@@ -165,6 +166,14 @@ export class Operations {
     const params: SqlValue[] = [];
     const sql = countBySql(table, field, compileWhere(this.tables, table, where, params), distinct);
     return groupCounts(this.conn.all<GroupRow>(sql, params));
+  }
+
+  /** Not remembered by the read cache, like countBy: a report's filters seldom repeat. */
+  sumBy(collection: string, by: readonly string[], sums: readonly string[], where?: Filter): SumRow[] {
+    const table = this.table(collection);
+    const params: SqlValue[] = [];
+    const sql = sumBySql(table, by, sums, compileWhere(this.tables, table, where, params));
+    return sumRows(this.conn.all<Record<string, unknown>>(sql, params), sums);
   }
 
   find<T extends Doc>(collection: string, options: FindOptions = {}): FindResult<T> {

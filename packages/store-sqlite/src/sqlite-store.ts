@@ -1,4 +1,4 @@
-import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store } from '@reelbase/core';
+import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store, SumRow } from '@reelbase/core';
 import { Mutex, type Holder } from '@reelbase/core/sql';
 import type { BulkWriter } from './bulk-writer';
 import { DEFAULT_GROUP_LIMITS, GroupCommit } from './group-commit';
@@ -113,6 +113,10 @@ export class SqliteStore implements Store {
 
   async countBy(collection: string, field: string, where?: Filter, distinct?: string): Promise<Map<string, number>> {
     return this.#read((ops) => ops.countBy(collection, field, where, distinct));
+  }
+
+  async sumBy(collection: string, by: readonly string[], sums: readonly string[], where?: Filter): Promise<SumRow[]> {
+    return this.#read((ops) => ops.sumBy(collection, by, sums, where));
   }
 
   async deleteWhere(collection: string, where: Filter): Promise<number> {

@@ -1,4 +1,4 @@
-import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store } from '@reelbase/core';
+import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store, SumRow } from '@reelbase/core';
 import { Mutex, type Holder } from '@reelbase/core/sql';
 import type { Operations } from './sqlite-operations';
 import { runInLevel, savepoint, type Level } from './transaction-level';
@@ -71,6 +71,10 @@ export class SqliteTransaction implements Store, Holder {
 
   async countBy(collection: string, field: string, where?: Filter, distinct?: string): Promise<Map<string, number>> {
     return this.#ops().countBy(collection, field, where, distinct);
+  }
+
+  async sumBy(collection: string, by: readonly string[], sums: readonly string[], where?: Filter): Promise<SumRow[]> {
+    return this.#ops().sumBy(collection, by, sums, where);
   }
 
   async deleteWhere(collection: string, where: Filter): Promise<number> {

@@ -9,6 +9,7 @@ import { orderTests } from './order-tests';
 import { persistenceTests } from './persistence-tests';
 import { restoreTests } from './restore-tests';
 import { searchTests } from './search-tests';
+import { sumByTests } from './sum-by-tests';
 import { transactionTests } from './transaction-tests';
 import { uniqueTests } from './unique-tests';
 
@@ -29,6 +30,7 @@ export function testStore(driver: StoreTestDriver): void {
     uniqueTests(driver);
     filterTests(driver);
     countByTests(driver);
+    sumByTests(driver);
     orderTests(driver);
     mirrorTests(driver);
     transactionTests(driver);

@@ -1,4 +1,4 @@
-import { abortUploadHandler, abortUploadKind, createWorker, deleteHandler, deleteKind, repackageHandler, repackageKind, sweepScratch, transcodeHandler, transcodeKind, webhookKind, type BlobStore, type JobObserver, type MediaTools, type Service, type Worker } from '@reelbase/core';
+import { abortUploadHandler, abortUploadKind, createWorker, deleteHandler, deleteKind, repackageHandler, repackageKind, rollupHandler, rollupKind, sweepScratch, transcodeHandler, transcodeKind, webhookKind, type BlobStore, type JobObserver, type MediaTools, type Service, type Worker } from '@reelbase/core';
 import { webhookHandler } from './webhook-delivery';
 import { createMediaTools } from '@reelbase/media';
 import { FsBlobStore, tusFileRemover } from '@reelbase/blobs-fs';
@@ -46,6 +46,7 @@ export function startWorker(service: Service, o: WorkerStartOptions = {}): Worke
       [repackageKind]: repackageHandler({ store: service.store, blobs, media, now: service.now }),
       [webhookKind]: webhookHandler(service),
       [deleteKind]: deleteHandler({ store: service.store, blobs, now: service.now }),
+      [rollupKind]: rollupHandler({ store: service.store, now: service.now }),
       [abortUploadKind]: abortUploadHandler({ store: service.store, blobs, now: service.now, discardBytes: isMultipartStore(blobs) ? undefined : tusFileRemover(o.filesDir) }),
     },
     // One video's events reach each receiver in the order they happened.

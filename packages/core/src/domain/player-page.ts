@@ -40,6 +40,8 @@ export interface PlayerPageInput {
   download: boolean;
   /** The oEmbed JSON endpoint for this video, where it answers: the page's discovery links. */
   oembed?: string | null;
+  /** Analytics (docs/embedding.md): the beacon endpoint and its script, absolute, unless the viewer asked not to be tracked. */
+  beacons?: { endpoint: string; script: string } | null;
 }
 
 const title = ['name', 'owner', 'portrait'] as const;
@@ -49,6 +51,9 @@ const title = ['name', 'owner', 'portrait'] as const;
  * hls.js or the progressive `src`. The transport serves them (@reelbase/http's static-assets.ts).
  */
 export const playerScripts = ['/static/player/hls.min.js', '/static/player/player.js'] as const;
+
+/** The analytics script (@reelbase/http's beacons-script.ts), loaded beside them. */
+export const beaconsScriptPath = '/static/player/beacons.js';
 
 /**
  * The embed settings the player honours. A preset applies to a video whose `preset_id` names it;
@@ -171,8 +176,11 @@ export const htmlPage = (title: string, style: string, bodyAttributes: string, b
 /** The player page of a video and its one inline style. */
 export function playerPage(input: PlayerPageInput): { html: string; style: string } {
   const m = playerMarkup(input);
-  const body = `${m.player}${m.scripts}`;
-  return { html: htmlPage(input.video.name, m.style, `${attr('data-video-id', input.video.id)}${attr('data-color', m.color)}`, body, oembedLinks(input)), style: m.style };
+  // Beacons go with the player's scripts: the page's script-src and connect-src allow this server then.
+  const beacons = input.hls ? input.beacons : null;
+  const body = `${m.player}${m.scripts}${beacons ? `\n<script src="${escapeHtml(beacons.script)}" defer></script>` : ''}`;
+  const attributes = `${attr('data-video-id', input.video.id)}${attr('data-color', m.color)}${attr('data-beacons', beacons?.endpoint)}`;
+  return { html: htmlPage(input.video.name, m.style, attributes, body, oembedLinks(input)), style: m.style };
 }
 
 /** oEmbed discovery (oembed.com §4): the JSON and XML endpoints as alternates of the page. */

@@ -2,12 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from '../engine/operation';
 import { headerOf } from '../engine/request';
 import type { UserVideoRecord, VideoRecord } from '../records';
+import type { Store } from '../store/store';
 import { isoTime } from '../support/time';
 import { and, eq, gt, lte, where } from '../store/filters';
 
 /**
- * Plays are counted once per viewer per video per half hour, so a link holder looping the master
- * playlist or the MP4 does not inflate `stats.plays`. The viewer is the signed-in user, else the
+ * Plays are the views the player reports, counted once per viewer per video per half hour, so a
+ * viewer replaying a clip does not inflate `stats.plays`. The viewer is the signed-in user, else the
  * player's cookie, else the client address and user agent (a hash of them: the store keeps no
  * address).
  */
@@ -34,7 +35,8 @@ export function viewerCookie(ctx: Context<unknown>): Record<string, string> {
   return { 'Set-Cookie': `${viewerCookieName}=${randomBytes(16).toString('base64url')}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${playWindowSeconds}${secure}` };
 }
 
-function viewerKey(ctx: Context<unknown>): string {
+/** Who is playing: the signed-in user, else the player's cookie, else a hash of the address and user agent. */
+export function viewerKey(ctx: Context<unknown>): string {
   const user = ctx.principal.user;
   if (user) return `user:${user.id}`;
   const cookie = readViewerCookie(headerOf(ctx.request.headers, 'cookie'));
@@ -43,23 +45,33 @@ function viewerKey(ctx: Context<unknown>): string {
   return `client:${createHash('sha256').update(`${ctx.clientAddress ?? 'local'}\u0000${agent}`).digest('base64url')}`;
 }
 
-/** A play: counted once per request that starts at the first byte, once per viewer per window; the viewer's history records it. */
-export async function countPlay(ctx: Context<unknown>, video: VideoRecord): Promise<void> {
-  const range = ctx.request.headers.range;
-  if (range && !/^bytes=0-/.test(range.trim())) return;
-  const viewer = ctx.principal.user;
+/**
+ * A view (the player's beacon when playback starts: domain/analytics-events.ts) counts a play
+ * once per viewer per window; true when it counted, in `tx` with whatever records the view.
+ */
+export async function countView(tx: Store, ctx: Context<unknown>, video: VideoRecord): Promise<boolean> {
   const now = ctx.now();
-  const time = isoTime(now);
   const since = isoTime(new Date(now.getTime() - playWindowSeconds * 1000));
   const key = viewerKey(ctx);
+  if (await tx.findOne<RecentPlayRecord>('recent_plays', and(eq('video_id', video.id), eq('viewer', key), gt('created_time', since)))) return false;
+  // Rows past the window count no more and have no other owner.
+  await tx.deleteWhere('recent_plays', lte('created_time', since));
+  await tx.insert<RecentPlayRecord>('recent_plays', { video_id: video.id, viewer: key, created_time: isoTime(now) });
+  await tx.increment<VideoRecord>('videos', video.id, 'plays', 1);
+  return true;
+}
+
+/**
+ * A signed-in viewer fetching the file from its first byte watched it: their history records it.
+ * Plays are not counted here: a fetch is not a view (the player fetches before anybody watches,
+ * a download is no play); the views the player reports are (countView).
+ */
+export async function recordWatched(ctx: Context<unknown>, video: VideoRecord): Promise<void> {
+  const range = ctx.request.headers.range;
+  const viewer = ctx.principal.user;
+  if (!viewer || (range && !/^bytes=0-/.test(range.trim()))) return;
+  const time = isoTime(ctx.now());
   await ctx.store.transaction(async (tx) => {
-    if (!(await tx.findOne<RecentPlayRecord>('recent_plays', and(eq('video_id', video.id), eq('viewer', key), gt('created_time', since))))) {
-      // Rows past the window count no more and have no other owner.
-      await tx.deleteWhere('recent_plays', lte('created_time', since));
-      await tx.insert<RecentPlayRecord>('recent_plays', { video_id: video.id, viewer: key, created_time: time });
-      await tx.increment<VideoRecord>('videos', video.id, 'plays', 1);
-    }
-    if (!viewer) return;
     const row = await tx.findOne<UserVideoRecord>('watched', where({ user_id: viewer.id, video_id: video.id }));
     if (row) await tx.update<UserVideoRecord>('watched', row.id, { created_time: time });
     else {

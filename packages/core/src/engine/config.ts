@@ -59,6 +59,8 @@ export interface ServiceConfig {
   maxConcurrentUploads: number | null;
   /** How long workers keep finished jobs before deleting them: `done` ones 7 days, `failed` ones (with their error) 30. */
   jobRetention: JobRetention;
+  /** The country (ISO 3166-1 alpha-2) of a client address for analytics (REELBASE_GEOIP_DB); null: none is known. */
+  countryOf: ((address: string) => string | null) | null;
 }
 
 export const defaultConfig: ServiceConfig = {
@@ -85,4 +87,5 @@ export const defaultConfig: ServiceConfig = {
   imageMaxBytes: 10 * 1024 * 1024,
   texttrackMaxBytes: 5 * 1024 * 1024,
   jobRetention: { doneSeconds: 7 * 86400, failedSeconds: 30 * 86400 },
+  countryOf: null,
 };

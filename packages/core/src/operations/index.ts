@@ -2,6 +2,7 @@ import type { Operation } from '../engine/operation';
 import { albumOperations } from './albums';
 import { channelOperations } from './channels';
 import { chapterOperations } from './chapters';
+import { analyticsOperations } from './analytics';
 import { oembedOperations } from './oembed';
 import { embedOperations } from './embed';
 import { feedOperations } from './feed';
@@ -49,6 +50,7 @@ const families = [
   ...creditOperations,
   ...texttrackOperations,
   ...chapterOperations,
+  ...analyticsOperations,
   ...oembedOperations,
   ...videoPictureOperations,
   ...timelineThumbnailOperations,

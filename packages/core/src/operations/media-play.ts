@@ -1,7 +1,7 @@
 import { operation, type Context, type Reply } from '../engine/operation';
 import { findById } from '../domain/lookup';
 import { deadLink, mediaAccess } from '../domain/media-files';
-import { countPlay } from '../domain/plays';
+import { recordWatched } from '../domain/plays';
 import { parsePlayToken, playSubject, playTag, playTypes } from '../media/play-links';
 import type { VideoRecord } from '../records';
 
@@ -32,7 +32,7 @@ async function servePlay(ctx: Context<unknown>): Promise<Reply> {
   const info = await mediaAccess(ctx).blobs.stat(key);
   if (!info) throw deadLink();
   const range = ctx.request.headers.range?.trim();
-  if (file === set.master || (file.endsWith('.mp4') && (!range || /^bytes=0-$/.test(range)))) await countPlay(ctx, video);
+  if (file === set.master || (file.endsWith('.mp4') && (!range || /^bytes=0-$/.test(range)))) await recordWatched(ctx, video);
   return {
     status: 200,
     // The link expires, the files under it never change: cache until a day has passed at most.

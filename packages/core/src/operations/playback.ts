@@ -8,7 +8,8 @@ import { loadVisibleVideo } from '../domain/videos';
 import type { TexttrackRecord, UserRecord, VideoRecord } from '../records';
 import { where } from '../store/filters';
 import { representContext } from '../domain/users';
-import { countPlay, viewerCookie } from '../domain/plays';
+import { recordWatched, viewerCookie } from '../domain/plays';
+import { doNotTrack, recordEvent } from '../domain/analytics-events';
 import { representUserSummary } from '../representations/user';
 import { clipPicture, reviewSubject, videoUri } from '../representations/video';
 import { playBase } from '../media/play-links';
@@ -18,7 +19,7 @@ import { representCustomLogo } from '../representations/custom-logo';
 import type { CustomLogoRecord, EmbedPresetRecord } from '../records/embed';
 import { frameAncestors, originSource } from '../domain/page-security';
 import { inlineSource, pageHeaders } from '../support/page-security';
-import { effectiveEmbed, playerPage, playerScripts, type PlayerPageInput, type PlayerTrack } from '../domain/player-page';
+import { beaconsScriptPath, effectiveEmbed, playerPage, playerScripts, type PlayerPageInput, type PlayerTrack } from '../domain/player-page';
 import { viewParams, viewPassword } from '../domain/video-fields';
 
 /**
@@ -48,7 +49,10 @@ export const getVideoFile = operation({
   async handle(ctx) {
     const video = await playable(ctx);
     if (ctx.params.download && !mayDownload(video, ctx.principal.user)) throw forbidden('The owner of this video does not allow downloads.');
-    await countPlay(ctx, video);
+    await recordWatched(ctx, video);
+    const range = ctx.request.headers.range;
+    // A download from its first byte is one (a resumed one asks for a later range).
+    if (ctx.params.download && (!range || /^bytes=0-/.test(range.trim()))) await recordEvent(ctx, video, { type: 'download' });
     const ext = video.file.type === 'video/webm' ? 'webm' : 'mp4';
     return {
       status: 200,
@@ -130,6 +134,10 @@ export async function playerInput(ctx: Context<unknown>, video: VideoRecord, pas
     link: `${ctx.baseUrl}/videos/${video.id}/player`,
     download: mayDownload(video, null),
     oembed: await oembedDiscovery(ctx.store, ctx.baseUrl, video),
+    // The page's own URL decides dnt=1 (a beacon's Referer is this page: the ingest checks it too).
+    beacons: doNotTrack(ctx, `${ctx.baseUrl}${ctx.request.path}?${ctx.request.search.toString()}`)
+      ? null
+      : { endpoint: `${ctx.baseUrl}/videos/${video.id}/beacons`, script: `${ctx.baseUrl}${beaconsScriptPath}` },
   };
 }
 

@@ -1,5 +1,6 @@
 import type { CollectionSchema, Schema } from '../store/schema-types';
 import { albumCollections } from './albums';
+import { analyticsCollections } from './analytics';
 import { channelCollections } from './channels';
 import { chapterCollections } from './chapters';
 import { embedCollections } from './embed';
@@ -207,4 +208,5 @@ export const schema: Schema = {
   ...embedCollections,
   ...chapterCollections,
   ...identityCollections,
+  ...analyticsCollections,
 };

@@ -94,6 +94,15 @@ export interface Store {
    * `count(DISTINCT …)`), which may be 0.
    */
   countBy(collection: string, field: string, where?: Filter, distinct?: string): Promise<Map<string, number>>;
+  /**
+   * Sums of the numeric fields `sums` over the matches of `where`, grouped by the values of the
+   * fields `by` (declared fields; any other name throws like a filter's): one grouped read (SQL
+   * `SELECT by…, sum(…) … GROUP BY by…`), so a report over millions of rows is summed by the
+   * engine, not in core. One row a group, in no particular order, holding its `by` values (null
+   * for a null or missing value: that group is kept) and each sum (0 where every value is null);
+   * with no `by`, one row whether or not anything matches.
+   */
+  sumBy(collection: string, by: readonly string[], sums: readonly string[], where?: Filter): Promise<SumRow[]>;
   /** Deletes every match and answers how many. */
   deleteWhere(collection: string, where: Filter): Promise<number>;
   /** Adds `by` to a numeric field atomically and answers the document; null when missing. */
@@ -146,6 +155,9 @@ export interface Store {
    */
   sharedRateLimiter?(limit: RateLimit): RateLimiter;
 }
+
+/** A group of Store.sumBy: its `by` values and its sums, each by its field's name. */
+export type SumRow = Record<string, Scalar>;
 
 /** Thrown by insert/update when a unique key would be duplicated. */
 export class StoreConflictError extends Error {

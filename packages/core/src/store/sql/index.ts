@@ -5,6 +5,7 @@
  */
 export { compileFilter } from './compile-filter';
 export { countBySql, groupCounts, type GroupRow } from './count-by';
+export { sumBySql, sumRows } from './sum-by';
 export { compileOrderBy } from './compile-order';
 export { decodeDoc, encodeDoc, encodeText, mergePatch, type Body } from './document';
 export { Mutex, type Holder } from './mutex';

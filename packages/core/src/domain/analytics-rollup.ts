@@ -1,0 +1,68 @@
+import type { rollupMetrics } from '../schema/analytics';
+import type { AnalyticsEventRecord } from './analytics-events';
+
+/** The dimensions a report groups by besides the video (which every row carries). */
+export const rollupDimensions = ['total', 'embed_domain', 'device_type', 'country'] as const;
+export type RollupDimension = (typeof rollupDimensions)[number];
+
+export type Metric = (typeof rollupMetrics)[number];
+
+/** One video's day for one value of one dimension (`total` has the value null). */
+export type RollupRecord = {
+  id: string;
+  user_id: string;
+  video_id: string;
+  dimension: RollupDimension;
+  value: string | null;
+  day: string;
+  /** The Monday of the ISO week, the first of the month and of the year the day falls in: what longer intervals group by. */
+  week: string;
+  month: string;
+  year: string;
+} & Record<Metric, number>;
+
+/** The Monday of `day`'s ISO week, `YYYY-MM-DD`. */
+export function weekOf(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() - ((date.getUTCDay() + 6) % 7));
+  return date.toISOString().slice(0, 10);
+}
+
+/** The periods a day belongs to, as rollup rows hold them. */
+export const periodsOf = (day: string) => ({ day, week: weekOf(day), month: `${day.slice(0, 7)}-01`, year: `${day.slice(0, 4)}-01-01` });
+
+/** The metrics of a group of one video-day's events: counts, distinct viewers, seconds. */
+function metricsOf(events: readonly AnalyticsEventRecord[]): Record<Metric, number> {
+  const viewers = (type: string) => new Set(events.filter((e) => e.type === type).map((e) => e.viewer)).size;
+  const count = (type: string) => events.filter((e) => e.type === type).length;
+  const views = events.filter((e) => e.type === 'view');
+  return {
+    views: views.length,
+    impressions: count('impression'),
+    unique_impressions: viewers('impression'),
+    unique_viewers: viewers('view'),
+    finishes: count('finish'),
+    downloads: count('download'),
+    time_watched: events.reduce((sum, e) => sum + (e.type === 'progress' ? e.seconds : 0), 0),
+    // What the views could have watched in all: the share watched is time_watched over this.
+    duration_watchable: views.reduce((sum, e) => sum + e.duration, 0),
+  };
+}
+
+/**
+ * The rollup rows of one video's day (its events all given): one for the total and one per value
+ * of each other dimension. Pure, so folding a day again gives the same rows.
+ */
+export function rollupsOf(videoId: string, userId: string, day: string, events: readonly AnalyticsEventRecord[]): Omit<RollupRecord, 'id'>[] {
+  const rows: Omit<RollupRecord, 'id'>[] = [];
+  const periods = periodsOf(day);
+  for (const dimension of rollupDimensions) {
+    const groups = new Map<string | null, AnalyticsEventRecord[]>();
+    for (const event of events) {
+      const value = dimension === 'total' ? null : event[dimension];
+      (groups.get(value) ?? groups.set(value, []).get(value)!).push(event);
+    }
+    for (const [value, group] of groups) rows.push({ user_id: userId, video_id: videoId, dimension, value, ...periods, ...metricsOf(group) });
+  }
+  return rows;
+}

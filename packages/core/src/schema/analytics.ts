@@ -1,0 +1,41 @@
+import type { Schema } from '../store/schema-types';
+
+/** The metrics a rollup row sums (domain/analytics-rollup.ts), none of them filtered on. */
+export const rollupMetrics = ['views', 'impressions', 'unique_impressions', 'unique_viewers', 'finishes', 'downloads', 'time_watched', 'duration_watchable'] as const;
+
+/**
+ * Analytics (issue 49, docs/embedding.md "Analytics"): the player's beacons land in
+ * `analytics_events`, an append-only log kept a few weeks; a job folds each video's day of them
+ * into `analytics_rollups`, one row per video, day and dimension value, which reports sum.
+ */
+export const analyticsCollections: Schema = {
+  analytics_events: {
+    id: 'auto',
+    // The fold finds the video-days new events touched by `created_time`, reads a video-day by
+    // (video_id, day), and retention drops whole days.
+    fields: { video_id: 'string', day: 'string', created_time: 'string' },
+    indexes: [['video_id', 'day'], ['created_time'], ['day']],
+  },
+  analytics_rollups: {
+    id: 'auto',
+    fields: {
+      user_id: 'string',
+      video_id: 'string',
+      dimension: 'string',
+      value: 'string',
+      day: 'string',
+      week: 'string',
+      month: 'string',
+      year: 'string',
+      ...Object.fromEntries(rollupMetrics.map((metric) => [metric, 'number' as const])),
+    },
+    // A report reads one user's rows of one dimension over a range of days; a fold replaces a video-day.
+    indexes: [['user_id', 'dimension', 'day'], ['video_id', 'day']],
+    unindexed: ['dimension', 'value', 'week', 'month', 'year', ...rollupMetrics],
+  },
+  /** Where folding got to (`fold`: the time of the last fold's start). */
+  analytics_folds: {
+    id: 'text',
+    fields: { created_time: 'string' },
+  },
+};
