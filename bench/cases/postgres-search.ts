@@ -1,4 +1,5 @@
-import { createToken, eq, parseScopes, schema, seedPopulation, type PopulationSummary } from '@reelbase/core';
+import { createToken, eq, parseScopes, schema } from '@reelbase/core';
+import { seedPopulation, type PopulationSummary } from '@reelbase/seed';
 import { openPostgresStore, scratchDatabase } from '@reelbase/store-postgres';
 import { join } from 'node:path';
 import { record, type Bench } from '../context';

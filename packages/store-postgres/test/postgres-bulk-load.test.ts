@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { schema, seedPopulation, type Doc, type Store } from '@reelbase/core';
+import { schema, type Doc, type Store } from '@reelbase/core';
+import { seedPopulation } from '@reelbase/seed';
 import { openPostgresStore } from '../src/index';
 import { freshUrl, notSelected, withClient } from './selection';
 

@@ -3,7 +3,7 @@ import UAParser from 'ua-parser-js';
 import type { Context } from '../engine/operation';
 import { headerOf } from '../engine/request';
 import type { VideoRecord } from '../records';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { StoreConflictError, type Store } from '../store/store';
 import { requestFold } from '../jobs/analytics-fold-request';
 import { countView, viewerKey } from './plays';

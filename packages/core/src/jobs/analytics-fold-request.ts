@@ -1,4 +1,4 @@
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import type { Store } from '../store/store';
 import { enqueue } from './queue';
 

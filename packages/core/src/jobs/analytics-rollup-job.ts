@@ -1,6 +1,6 @@
 import { dayOf, saltPrefix, type AnalyticsEventRecord } from '../domain/analytics-events';
 import { rollupsOf } from '../domain/analytics-rollup';
-import { isoTime } from '../representations/common';
+import { isoTime } from '../support/time';
 import { and, eq, gte, lt, where } from '../store/filters';
 import type { Store } from '../store/store';
 import type { JobRecord } from './job-records';
