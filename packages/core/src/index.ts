@@ -50,8 +50,8 @@ export { transcodeHandler, transcodeKind, type TranscodeDeps } from './uploads/t
 export { repackageHandler, repackageKind, queueRepackaging, isLegacySet } from './uploads/repackage-job';
 export { sweepScratch } from './jobs/attempt-scratch';
 export { deleteHandler, deleteKind, deleteNow, enqueueDelete } from './jobs/delete-job';
-export { foldAnalytics, rollupHandler } from './jobs/analytics-rollup-job';
-export { foldDelaySeconds, rollupKind } from './jobs/analytics-fold-request';
+export { foldAnalytics, rollupHandler } from './domain/analytics-rollup-job';
+export { foldDelaySeconds, rollupKind } from './domain/analytics-fold-request';
 export { abortUploadHandler, abortUploadKind, type AbortPayload } from './uploads/abort-upload-job';
 export { enqueue, claimJob, heartbeat, markDone, markFailed, release, stillHeld, backoffSeconds } from './jobs/queue';
 export { pruneJobs, jobPruner, pruneBatch, pruneEverySeconds, type JobRetention, type PruneStep } from './jobs/prune-jobs';

@@ -5,7 +5,7 @@ import { headerOf } from '../engine/request';
 import type { VideoRecord } from '../records';
 import { isoTime } from '../support/time';
 import { StoreConflictError, type Store } from '../store/store';
-import { requestFold } from '../jobs/analytics-fold-request';
+import { requestFold } from './analytics-fold-request';
 import { countView, viewerKey } from './plays';
 
 /**
@@ -89,7 +89,7 @@ export const dayOf = (date: Date): string => date.toISOString().slice(0, 10);
 
 type SaltRecord = { id: string; salt: string; created_time: string };
 
-/** The name of a day's salt in `service_keys`; the fold deletes those of days gone (jobs/analytics-rollup-job.ts). */
+/** The name of a day's salt in `service_keys`; the fold deletes those of days gone (domain/analytics-rollup-job.ts). */
 export const saltPrefix = 'analytics-salt-';
 
 /** The day's salt, made by the first server that needs it; a server racing another reads the winner's. */

@@ -18,7 +18,7 @@ import { videoUri } from '../representations/video';
  * The ingest is an operation-table row, not a transport route: it needs the video (its owner and
  * duration) and the play window, both core's. It stays cheap: a read of the video, the day's salt
  * (a point read) and one insert; a view also asks the play window (domain/plays.ts), as it counts
- * `stats.plays`. Folding into rollups is a job's (jobs/analytics-rollup-job.ts).
+ * `stats.plays`. Folding into rollups is a job's (domain/analytics-rollup-job.ts).
  */
 export const postBeacon = operation({
   id: 'videos.beacons.create',

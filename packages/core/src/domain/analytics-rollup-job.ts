@@ -1,11 +1,11 @@
-import { dayOf, saltPrefix, type AnalyticsEventRecord } from '../domain/analytics-events';
-import { rollupsOf } from '../domain/analytics-rollup';
+import { dayOf, saltPrefix, type AnalyticsEventRecord } from './analytics-events';
+import { rollupsOf } from './analytics-rollup';
 import { isoTime } from '../support/time';
 import { and, eq, gte, lt, where } from '../store/filters';
 import type { Store } from '../store/store';
-import type { JobRecord } from './job-records';
-import { markDone, stillHeld } from './queue';
-import type { JobHandler } from './worker';
+import type { JobRecord } from '../jobs/job-records';
+import { markDone, stillHeld } from '../jobs/queue';
+import type { JobHandler } from '../jobs/worker';
 
 /** Raw events are kept this long; the rollups, which hold no viewer, for good. */
 export const eventRetentionDays = 30;

@@ -1,6 +1,6 @@
 import { isoTime } from '../support/time';
 import type { Store } from '../store/store';
-import { enqueue } from './queue';
+import { enqueue } from '../jobs/queue';
 
 export const rollupKind = 'analytics.rollup';
 
