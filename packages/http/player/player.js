@@ -189,9 +189,8 @@
   if (data('keyboard') !== '0') window.addEventListener('keydown', keyboard, true);
 
   function keyboard(e) {
-    if (e.ctrlKey || e.metaKey || e.altKey || (e.target && e.target.closest && e.target.closest('button, a, input'))) {
-      if (!(e.key === ' ' && e.target === video)) return;
-    }
+    // A key with a modifier is the browser's; space or enter on a menu button presses it.
+    if (e.ctrlKey || e.metaKey || e.altKey || (e.target && e.target.closest && e.target.closest('button, a, input'))) return;
     var d = video.duration || 0;
     var seekBy = function (s) { video.currentTime = Math.max(0, Math.min(d || Infinity, video.currentTime + s)); };
     var rate = function (step) {
@@ -253,11 +252,12 @@
       root.appendChild(marks);
       var place = function () {
         marks.textContent = '';
-        if (!(video.duration > 0)) return;
+        var duration = player.duration();
+        if (!(duration > 0)) return;
         chapters.forEach(function (c) {
           if (!c.startTime) return;
           var mark = element('span');
-          mark.style.left = (100 * c.startTime) / video.duration + '%';
+          mark.style.left = (100 * c.startTime) / duration + '%';
           mark.title = c.title;
           marks.appendChild(mark);
         });

@@ -49,12 +49,12 @@ export interface PlayerPageInput {
   qualities?: readonly string[];
   /** The video's chapters in timecode order: the script's seek-bar marks and menu. */
   chapters?: readonly { title: string; timecode: number }[];
-  /** A video that cannot play yet (`processing`) or at all (`failed`): the page says so instead of offering a play button. */
-  state?: 'processing' | 'failed' | null;
+  /** A video whose transcode failed (`failed`): the page says so instead of offering a play button that errors. */
+  state?: 'failed' | null;
 }
 
 /** What a viewer reads in place of a video that cannot play. */
-export const stateMessages = { processing: 'This video is being processed', failed: 'This video couldn’t be processed' } as const;
+export const stateMessages = { failed: 'This video couldn’t be processed' } as const;
 
 const title = ['name', 'owner', 'portrait'] as const;
 
@@ -223,7 +223,7 @@ const controlStyle = (color: string): string => `.player:focus{outline:none}.pos
 .menu section{display:flex;flex-direction:column}.menu h2{font-size:12px;margin:0 0 4px;color:#aaa;text-transform:uppercase}
 .menu button,.menu a{font:inherit;color:#fff;background:none;border:0;text-align:left;padding:2px 4px;cursor:pointer;text-decoration:none}
 .menu [aria-checked=true]{color:${color};font-weight:600}
-.marks{position:absolute;left:16px;right:16px;bottom:46px;height:4px;pointer-events:none}.marks span{position:absolute;top:0;width:2px;height:4px;background:${color}}`;
+.marks{position:absolute;left:16px;right:16px;bottom:20px;height:4px;pointer-events:none}.marks span{position:absolute;top:0;width:2px;height:4px;background:${color}}`;
 
 /** An HTML page of the service: its one inline style (whose hash the CSP allows), its body, and any more `head` markup. */
 export const htmlPage = (title: string, style: string, bodyAttributes: string, body: string, head = ''): string => `<!doctype html>

@@ -135,7 +135,8 @@ export async function playerInput(ctx: Context<unknown>, video: VideoRecord, pas
     options: playerOptions(ctx.request.query, embed),
     qualities: set ? [...set.list].sort((a, b) => b.height * b.width - a.height * a.width).map((r) => r.name) : [],
     chapters: set ? await playerChapters(ctx, video) : [],
-    state: set ? null : video.transcode_status === 'error' ? 'failed' : video.file ? null : 'processing',
+    // A failed transcode leaves nothing that plays (the upload was not a video the tools could read).
+    state: !set && video.transcode_status === 'error' ? 'failed' : null,
   };
 }
 
