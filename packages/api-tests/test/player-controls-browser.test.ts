@@ -125,6 +125,20 @@ describe('the player’s parameters, keyboard and controls in a real headless br
     await page.close();
   });
 
+  it('the storyboard tile shows over the seek bar only, above the row of buttons, never over them', async () => {
+    const page = await open();
+    const shown = 'document.querySelector(".storyboard").hidden === false';
+    // Over the seek bar: the tile, wholly above the row of buttons (35–60 px from the bottom).
+    await page.mouse.move(320, 360 - 20);
+    await page.waitForFunction(shown, undefined, { timeout: 10_000, polling: 100 });
+    const bottom = (await page.evaluate('document.querySelector(".storyboard").getBoundingClientRect().bottom')) as number;
+    assert.ok(bottom <= 360 - 64, `the tile ends ${360 - bottom} px from the bottom`);
+    // Over the mute button's row: no tile.
+    await page.mouse.move(560, 360 - 45);
+    assert.equal(await page.evaluate(shown), false);
+    await page.close();
+  });
+
   it('a video whose transcode failed says so, with no play button', async () => {
     const broken = await uploadByTus(h, alice.token, Buffer.from('not a video at all'), { name: 'Broken', privacy: { view: 'anybody' } });
     await h.settle();

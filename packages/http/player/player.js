@@ -343,7 +343,9 @@
     var show = function (e) {
       var rect = video.getBoundingClientRect();
       last = e;
-      if (rect.bottom - e.clientY > 48) { box.hidden = true; return; }
+      // Only over the seek bar (the browser's bottom 32 px): the row of buttons above it (volume,
+      // fullscreen, its menu) shows no tile, and the tile sits above that row (the page's style).
+      if (rect.bottom - e.clientY > 32) { box.hidden = true; return; }
       if (!cues) load();
       var end = cues.length ? cues[cues.length - 1].end : 0;
       var duration = video.duration > 0 && isFinite(video.duration) ? video.duration : end;

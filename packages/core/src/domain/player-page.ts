@@ -163,7 +163,7 @@ header{position:absolute;top:0;left:0;padding:8px;display:flex;gap:8px;align-ite
 .fades{opacity:0;visibility:hidden;transition:opacity .3s,visibility .3s}
 .player:hover .fades,.player:focus-within .fades{opacity:1;visibility:visible}
 .player:has(video:paused) .fades{opacity:1;visibility:visible}
-.storyboard{position:absolute;bottom:56px;pointer-events:none;border:2px solid ${color};background:#000 no-repeat}
+.storyboard{position:absolute;bottom:72px;pointer-events:none;border:2px solid ${color};background:#000 no-repeat}
 ${controlStyle(color)}${
     e.volume === false ? '\nvideo::-webkit-media-controls-mute-button,video::-webkit-media-controls-volume-slider{display:none}' : ''
   }`;
