@@ -125,6 +125,32 @@ describe('the player’s parameters, keyboard and controls in a real headless br
     await page.close();
   });
 
+  it('autopause: a player that starts pauses the others on the page, except one that says autopause=0', async () => {
+    const page = await browser.newPage({ bypassCSP: true });
+    const src = (query: string) => `${h.server.url}/videos/${id}/player?muted=1${query}`;
+    // A page of this server's origin (its root, whatever it answers) holds the three: an
+    // about:blank page has no origin frame-ancestors admits.
+    await page.goto(`${h.server.url}/`);
+    await page.setContent(`<iframe src="${src('')}"></iframe><iframe src="${src('')}"></iframe><iframe src="${src('&autopause=0')}"></iframe>`);
+    const [a, b, c] = page.frames().slice(1);
+    for (const frame of [a, b, c]) await frame.waitForFunction('window.reelbasePlayer', undefined, { timeout: 10_000 });
+    const paused = 'document.querySelector("video").paused';
+    const playing = `!${paused}`;
+    const start = async (frame: typeof a) => {
+      await frame.evaluate('document.querySelector("video").play()');
+      await frame.waitForFunction(playing, undefined, { timeout: 10_000 });
+    };
+    await start(a);
+    await start(b);
+    await a.waitForFunction(paused, undefined, { timeout: 10_000 });
+    await start(c);
+    await b.waitForFunction(paused, undefined, { timeout: 10_000 });
+    await start(a);
+    await b.waitForFunction(paused, undefined, { timeout: 10_000 });
+    assert.equal(await c.evaluate(paused), false, 'autopause=0 plays on');
+    await page.close();
+  });
+
   it('the storyboard tile shows over the seek bar only, above the row of buttons, never over them', async () => {
     const page = await open();
     const shown = 'document.querySelector(".storyboard").hidden === false';

@@ -120,7 +120,7 @@
   if (next) video.addEventListener('ended', function () { location.href = next; });
   if (start > 0) startAt(start);
   stream();
-  if (location.hash === '#play' || video.autoplay) video.play().catch(function () {});
+  if (location.hash === '#play' || data('autoplay') === '1') video.play().catch(function () {});
 
   /** Starts playback at `t`: where the stream loads from, and wherever metadata arrives first. */
   function startAt(t) {

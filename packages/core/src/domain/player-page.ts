@@ -175,7 +175,7 @@ ${controlStyle(color)}${
   const poster = input.poster ? `<img class="poster" src="${escapeHtml(input.poster)}" alt="">` : '';
   const media = input.state
     ? `${poster}<p class="state">${stateMessages[input.state]}</p>`
-    : `<video id="player" src="${escapeHtml(input.src)}" preload="${preload}"${o?.playsinline === false ? '' : ' playsinline'}${controls}${playback(o)}${attr('poster', input.poster)}${size}${attr('data-hls', input.hls)}${attr('data-storyboard', input.hls && input.storyboard)}${attr('data-next', input.hls && input.next)}${input.hls ? scriptData(input) : ''}>${tracks.join('')}
+    : `<video id="player" src="${escapeHtml(input.src)}" preload="${preload}"${o?.playsinline === false ? '' : ' playsinline'}${controls}${playback(o, !!input.hls)}${attr('poster', input.poster)}${size}${attr('data-hls', input.hls)}${attr('data-storyboard', input.hls && input.storyboard)}${attr('data-next', input.hls && input.next)}${input.hls ? scriptData(input) : ''}>${tracks.join('')}
 </video>${input.hls && input.storyboard ? '\n<div class="storyboard" hidden></div>' : ''}`;
   const player = `<div class="player"${input.hls && !input.state ? ' tabindex="-1"' : ''}>
 ${media}
@@ -184,9 +184,13 @@ ${media}
   return { player, scripts, style, color };
 }
 
-/** The `<video>` attributes the URL's autoplay, muted and loop ask for (autoplay plays muted: browsers allow no other). */
-const playback = (o: PlayerOptions | undefined): string =>
-  !o ? '' : `${o.autoplay ? ' autoplay' : ''}${o.muted || o.autoplay ? ' muted' : ''}${o.loop ? ' loop' : ''}`;
+/**
+ * The `<video>` attributes the URL's autoplay, muted and loop ask for (autoplay plays muted:
+ * browsers allow no other). With a stream the script starts playback (`data-autoplay`): the
+ * attribute would have the browser start the progressive file before the script picks the stream.
+ */
+const playback = (o: PlayerOptions | undefined, stream: boolean): string =>
+  !o ? '' : `${o.autoplay && !stream ? ' autoplay' : ''}${o.muted || o.autoplay ? ' muted' : ''}${o.loop ? ' loop' : ''}`;
 
 /** What the player's script needs beyond the `<video>`: the options it applies, the chapters, the download, the title. */
 function scriptData(input: PlayerPageInput): string {
@@ -199,6 +203,7 @@ function scriptData(input: PlayerPageInput): string {
     ['data-qualities', input.qualities?.length ? input.qualities.join(' ') : null],
     ['data-chapters', input.chapters?.length ? JSON.stringify(input.chapters.map((c) => [c.timecode, c.title])) : null],
     ['data-download', input.download ? input.downloadLink ?? null : null],
+    ['data-autoplay', o?.autoplay ? '1' : null],
     ['data-start', o?.start != null ? String(o.start) : null],
     ['data-texttrack', o?.texttrack ?? null],
     ['data-quality', o?.quality ?? null],
