@@ -11,5 +11,6 @@ export { wire, type Received } from './wire';
 export { TestS3 } from './s3';
 export { holdPatch, until, type HeldPatch } from './held-patch';
 export { startServerProcess, killed, patchInFlight, type PatchInFlight, type ServerProcess } from './server-process';
+export { startTlsFront, type TlsFront } from './tls-front';
 export { nginxSkip, startNginx, tlsFetch, nginxTemplatePath, type Proxy } from './nginx';
 export { descendants, stillRunning, processTable, type ProcessEntry } from './process-table';

@@ -118,9 +118,13 @@ for (const driver of drivers) {
       const r = await h.call('GET', `/albums/${reel}/embed`);
       const own = await h.call('GET', `/videos/${streamed}/player`);
       const video = (page: Answer) => /<video id="player"[^>]*>/.exec(page.text)![0];
-      assert.equal(video(r), video(own).replace(' controls ', ' controls controlslist="nodownload" '), 'the same, without downloads');
+      const inAlbum = video(own)
+        .replace(' controls ', ' controls controlslist="nodownload" ')
+        .replace(/ data-download="[^"]+"/, '')
+        .replace(`data-video-url="${h.server.url}/videos/${streamed}/player"`, `data-video-url="${h.server.url}/albums/${reel}/embed"`);
+      assert.equal(video(r), inAlbum, 'the same, without downloads, its link the album’s');
       assert.match(video(r), / data-hls="[^"]+\/master\.m3u8"/);
-      assert.ok(r.text.endsWith(`</div>\n<script src="${h.server.url}/static/player/hls.min.js" defer></script>\n<script src="${h.server.url}/static/player/player.js" defer></script>\n</body></html>\n`));
+      assert.ok(r.text.endsWith(`</div>\n<script src="${h.server.url}/static/player/hls.min.js" defer></script>\n<script src="${h.server.url}/static/player/player.js" defer></script>\n<script src="${h.server.url}/static/player/protocol.js" defer></script>\n</body></html>\n`));
       for (const name of ['script-src', 'media-src', 'connect-src', 'worker-src']) assert.equal(directive(r, name), directive(own, name), name);
     });
 

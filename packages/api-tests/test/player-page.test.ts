@@ -120,10 +120,10 @@ for (const driver of drivers) {
       assert.deepEqual(await imageSize(bytes.bytes), { width: 295, height: 166, format: image.endsWith('.png') ? 'png' : 'jpeg' });
     });
 
-    it('plays the Clip’s HLS stream, with its largest rendition up to 720p as the fallback source, by the player’s two scripts', async () => {
+    it('plays the Clip’s HLS stream, with its largest rendition up to 720p as the fallback source, by the player’s three scripts', async () => {
       const page = await player();
       const { play } = ok(await h.call('GET', `/videos/${id}`));
-      const [, src, hls, storyboard] = /<video id="player" src="([^"]+)"[^>]* data-hls="([^"]+)" data-storyboard="([^"]+)">/.exec(page.text)!;
+      const [, src, hls, storyboard] = /<video id="player" src="([^"]+)"[^>]* data-hls="([^"]+)" data-storyboard="([^"]+)"[^>]*>/.exec(page.text)!;
       assert.equal(hls, play.hls.link, 'the stream is the Clip’s master playlist');
       assert.equal(storyboard, play.storyboard.link, 'the seek bar’s tiles are the Clip’s storyboard');
       assert.match(page.text, /<\/video>\n<div class="storyboard" hidden><\/div>/);
@@ -133,8 +133,8 @@ for (const driver of drivers) {
       const file = await fetchBytes(src, { range: 'bytes=0-99' });
       assert.deepEqual([file.status, file.headers.get('content-type')], [206, 'video/mp4'], 'the <video> source plays');
       const scripts = [...page.text.matchAll(/<script src="([^"]+)" defer><\/script>/g)].map((m) => m[1]);
-      // The third sends the analytics beacons (issue 49) to the endpoint the body names.
-      assert.deepEqual(scripts, [`${h.server.url}/static/player/hls.min.js`, `${h.server.url}/static/player/player.js`, `${h.server.url}/static/player/beacons.js`]);
+      // The last sends the analytics beacons (issue 49) to the endpoint the body names.
+      assert.deepEqual(scripts, ['hls.min.js', 'player.js', 'protocol.js', 'beacons.js'].map((name) => `${h.server.url}/static/player/${name}`));
       assert.match(page.text, new RegExp(`<body[^>]* data-beacons="${h.server.url}/videos/\\d+/beacons">`));
       for (const script of scripts) {
         const r = await fetchBytes(script);
@@ -147,6 +147,26 @@ for (const driver of drivers) {
         assert.ok(!quiet.text.includes('beacons'), `${query} ${JSON.stringify(headers)}`);
       }
       assert.match(page.text, /<video id="player" src="[^"]+" preload="none" /, 'nothing loads (and no play counts) before the viewer plays');
+    });
+
+    it('takes the hosted player’s URL parameters over the embed settings, and ignores values it does not understand', async () => {
+      const tag = async (query: string) => {
+        const r = await h.call('GET', `/videos/${id}/player${query}`);
+        assert.equal(r.status, 200, r.text);
+        return { page: r.text, video: /<video [^>]*>/.exec(r.text)![0] };
+      };
+      const given = await tag('?autoplay=1&loop=1&title=0&byline=0&color=ff0000&t=1m30s&texttrack=en&quality=360p&speed=0&keyboard=0&autopause=0');
+      // With a stream the script autoplays (the attribute would start the progressive file first), muted.
+      assert.match(given.video, / preload="none" playsinline controls muted loop poster=/, 'autoplay plays muted');
+      assert.match(given.video, / data-autoplay="1" data-start="90" data-texttrack="en" data-quality="360p" data-speed="0" data-keyboard="0" data-autopause="0">$/);
+      assert.doesNotMatch(given.page, /class="title"|class="owner"/);
+      assert.match(given.page, /\.title\{font-size:16px;margin:0;color:#ff0000\}/);
+      const bare = await tag('?controls=0&playsinline=0');
+      assert.match(bare.video, / preload="none" poster=/);
+      assert.match(bare.video, / data-controls="0">$/);
+      assert.doesNotMatch(bare.page, /<header><[^/]|class="corner"/, 'controls=0 shows nothing over the picture');
+      const plain = await tag('');
+      assert.equal((await tag('?autoplay=maybe&color=red&t=soon&quality=best&controls=2&texttrack=%3Cx%3E&background=no')).video, plain.video);
     });
 
     it('its CSP allows exactly the origins of the poster, logo and portrait (img), the stream, its fallback and the tracks (media), and the player’s scripts', async () => {
@@ -175,7 +195,7 @@ for (const driver of drivers) {
       assert.equal(directive(waiting, 'media-src'), `'self' ${origin}`);
       assert.equal(await h.settle(), 1);
       const ready = await player(fresh);
-      assert.match(ready.text, /<video id="player" src="[^"]+\/360p\.mp4" preload="none" playsinline controls poster="[^"]+"[^>]* data-hls="[^"]+\/master\.m3u8" data-storyboard="[^"]+\/storyboard\.vtt">/);
+      assert.match(ready.text, /<video id="player" src="[^"]+\/360p\.mp4" preload="none" playsinline controls poster="[^"]+"[^>]* data-hls="[^"]+\/master\.m3u8" data-storyboard="[^"]+\/storyboard\.vtt"[^>]*>/);
       assert.equal(directive(ready, 'script-src'), `'self' ${origin}`);
     });
 

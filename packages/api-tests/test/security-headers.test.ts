@@ -52,7 +52,7 @@ for (const driver of drivers) {
       assert.ok(page.text.includes(`data-hls="${play.hls.link}"`), 'and its stream');
       assert.deepEqual(
         scripts(page.text),
-        [`${h.server.url}/static/player/hls.min.js`, `${h.server.url}/static/player/player.js`, `${h.server.url}/static/player/beacons.js`].map((src) => ({ src, text: '' })),
+        ['hls.min.js', 'player.js', 'protocol.js', 'beacons.js'].map((name) => ({ src: `${h.server.url}/static/player/${name}`, text: '' })),
         'no inline script: only this server’s files, which its CSP allows',
       );
     });

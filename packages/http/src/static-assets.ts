@@ -3,13 +3,12 @@ import { readFileSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { beaconsScript } from './beacons-script';
-import { playerScript } from './player-script';
 
 /**
  * The player's scripts, served by this server (never a CDN) at the paths core's player page names
  * (`playerScripts` in core's player-page.ts): hls.js's build out of node_modules and our own
- * script. Each is read on its first request and kept in memory; answers carry a strong ETag and
+ * scripts, plain browser files in this package's `player/` folder (beside `src/` and `dist/`).
+ * Each is read on its first request and kept in memory; answers carry a strong ETag and
  * Last-Modified, are cacheable for a day and revalidate with 304.
  */
 interface Asset {
@@ -24,10 +23,16 @@ const sources: Record<string, () => { body: Buffer; modified: Date }> = {
     const file = createRequire(import.meta.url).resolve('hls.js/dist/hls.min.js');
     return { body: readFileSync(file), modified: statSync(file).mtime };
   },
-  // Our script is a constant of this package: it changed when the module holding it did.
-  '/static/player/player.js': () => ({ body: Buffer.from(playerScript), modified: statSync(fileURLToPath(import.meta.url)).mtime }),
-  '/static/player/beacons.js': () => ({ body: Buffer.from(beaconsScript), modified: statSync(fileURLToPath(import.meta.url)).mtime }),
+  '/static/player/player.js': () => own('player.js'),
+  '/static/player/protocol.js': () => own('protocol.js'),
+  '/static/player/beacons.js': () => own('beacons.js'),
 };
+
+/** One of our scripts: `player/` is a sibling of this module's folder in src/ as in dist/. */
+function own(name: string): { body: Buffer; modified: Date } {
+  const file = fileURLToPath(new URL(`../player/${name}`, import.meta.url));
+  return { body: readFileSync(file), modified: statSync(file).mtime };
+}
 
 const loaded = new Map<string, Asset>();
 

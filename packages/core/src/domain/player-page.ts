@@ -1,6 +1,7 @@
 import type { EmbedSettings, VideoRecord } from '../records';
 import { escapeHtml } from '../support/html';
 import type { PresetSettings } from '../records/embed';
+import type { PlayerOptions } from './embed-params';
 
 /** A `<track>` of the player: one active text track that has a file. */
 export interface PlayerTrack {
@@ -38,21 +39,35 @@ export interface PlayerPageInput {
   link: string;
   /** May anybody download the file (otherwise the controls offer no download)? */
   download: boolean;
+  /** Where the menu's download leads, when `download`. */
+  downloadLink?: string | null;
   /** The oEmbed JSON endpoint for this video, where it answers: the page's discovery links. */
   oembed?: string | null;
   /** Analytics (docs/embedding.md): the beacon endpoint and its script, absolute, unless the viewer asked not to be tracked. */
   beacons?: { endpoint: string; script: string } | null;
+  /** The embed URL parameters over the embed settings (`playerOptions`); absent: the settings alone. */
+  options?: PlayerOptions;
+  /** The renditions' names (`360p`), largest first: the quality menu's rungs. */
+  qualities?: readonly string[];
+  /** The video's chapters in timecode order: the script's seek-bar marks and menu. */
+  chapters?: readonly { title: string; timecode: number }[];
+  /** A video whose transcode failed (`failed`): the page says so instead of offering a play button that errors. */
+  state?: 'failed' | null;
 }
+
+/** What a viewer reads in place of a video that cannot play. */
+export const stateMessages = { failed: 'This video couldn’t be processed' } as const;
 
 const title = ['name', 'owner', 'portrait'] as const;
 
 /**
- * The scripts a player with an HLS stream loads, in order: hls.js and ours, which picks native HLS,
- * hls.js or the progressive `src`. The transport serves them (@reelbase/http's static-assets.ts).
+ * The scripts a player with an HLS stream loads, in order: hls.js; ours, which picks native HLS,
+ * hls.js or the progressive `src` and adds the controls; and the player.js protocol that drives it
+ * from the embedding page. The transport serves them (@reelbase/http's static-assets.ts).
  */
-export const playerScripts = ['/static/player/hls.min.js', '/static/player/player.js'] as const;
+export const playerScripts = ['/static/player/hls.min.js', '/static/player/player.js', '/static/player/protocol.js'] as const;
 
-/** The analytics script (@reelbase/http's beacons-script.ts), loaded beside them. */
+/** The analytics script (@reelbase/http's player/beacons.js), loaded beside them. */
 export const beaconsScriptPath = '/static/player/beacons.js';
 
 /**
@@ -102,9 +117,14 @@ export const accentColor = (color: string | null | undefined): string => (color 
  */
 export function playerMarkup(input: PlayerPageInput): PlayerMarkup {
   const { video, embed: e, owner } = input;
-  const color = accentColor(e.color);
-  // `user` is the user's choice, which (without a preset saying otherwise) is to show.
-  const shows = (k: (typeof title)[number]) => e.title?.[k] !== 'hide';
+  const o = input.options;
+  const color = o?.color ?? accentColor(e.color);
+  // `user` is the user's choice, which (without a preset saying otherwise) is to show; the URL's
+  // title=0, byline=0 and portrait=0 hide what it shows.
+  const hidden = { name: o?.title === false, owner: o?.byline === false, portrait: o?.portrait === false };
+  // controls=0 hides every element over the picture, as the hosted player's does.
+  const bare = o?.controls === false;
+  const shows = (k: (typeof title)[number]) => e.title?.[k] !== 'hide' && !hidden[k] && !bare;
   const header = [
     shows('portrait') && owner?.portrait ? `<img class="portrait" src="${escapeHtml(owner.portrait)}" alt="">` : '',
     shows('name') ? `<h1 class="title">${escapeHtml(video.name)}</h1>` : '',
@@ -116,13 +136,13 @@ export function playerMarkup(input: PlayerPageInput): PlayerMarkup {
   // embed a panel to copy the code from: they are left out. share is a plain link to the video's page.
   const controlsList = [!e.buttons?.fullscreen && 'nofullscreen', !input.download && 'nodownload'].filter(Boolean).join(' ');
   // playbar false: no controls at all (the browser's context menu can still play the video).
-  const controls = e.playbar === false ? '' : ` controls${attr('controlslist', controlsList || null)}`;
+  const controls = e.playbar === false || o?.controls === false ? '' : ` controls${attr('controlslist', controlsList || null)}`;
   const custom = e.logos?.custom;
   const logoLink = webLink(custom?.link);
   const logoClass = `logo${custom?.sticky ? '' : ' fades'}`;
   const logoImage = input.logo ? `<img src="${escapeHtml(input.logo)}" alt="">` : '';
   const logo = logoLink ? newTab(logoLink, logoClass, logoImage) : `<span class="${logoClass}">${logoImage}</span>`;
-  const corner = [
+  const corner = bare ? '' : [
     logoImage ? logo : '',
     e.buttons?.share ? newTab(input.link, 'button share fades', 'Share') : '',
     e.logos?.service ? newTab(input.link, 'wordmark fades', 'reelbase') : '',
@@ -148,7 +168,8 @@ header{position:absolute;top:0;left:0;padding:8px;display:flex;gap:8px;align-ite
 .fades{opacity:0;visibility:hidden;transition:opacity .3s,visibility .3s}
 .player:hover .fades,.player:focus-within .fades{opacity:1;visibility:visible}
 .player:has(video:paused) .fades{opacity:1;visibility:visible}
-.storyboard{position:absolute;bottom:56px;pointer-events:none;border:2px solid ${color};background:#000 no-repeat}${
+.storyboard{position:absolute;bottom:72px;pointer-events:none;border:2px solid ${color};background:#000 no-repeat}
+${controlStyle(color)}${
     e.volume === false ? '\nvideo::-webkit-media-controls-mute-button,video::-webkit-media-controls-volume-slider{display:none}' : ''
   }`;
   const size = video.width ? ` width="${video.width}" height="${video.height}"` : '';
@@ -156,13 +177,63 @@ header{position:absolute;top:0;left:0;padding:8px;display:flex;gap:8px;align-ite
   // browser started on, and a fetch from the first byte (or of the master playlist) counts a play.
   const preload = input.hls ? 'none' : 'metadata';
   const scripts = input.hls ? input.scripts.map((s) => `\n<script src="${escapeHtml(s)}" defer></script>`).join('') : '';
-  const player = `<div class="player">
-<video id="player" src="${escapeHtml(input.src)}" preload="${preload}" playsinline${controls}${attr('poster', input.poster)}${size}${attr('data-hls', input.hls)}${attr('data-storyboard', input.hls && input.storyboard)}${attr('data-next', input.hls && input.next)}>${tracks.join('')}
-</video>${input.hls && input.storyboard ? '\n<div class="storyboard" hidden></div>' : ''}
+  const poster = input.poster ? `<img class="poster" src="${escapeHtml(input.poster)}" alt="">` : '';
+  const media = input.state
+    ? `${poster}<p class="state">${stateMessages[input.state]}</p>`
+    : `<video id="player" src="${escapeHtml(input.src)}" preload="${preload}"${o?.playsinline === false ? '' : ' playsinline'}${controls}${playback(o, !!input.hls)}${attr('poster', input.poster)}${size}${attr('data-hls', input.hls)}${attr('data-storyboard', input.hls && input.storyboard)}${attr('data-next', input.hls && input.next)}${input.hls ? scriptData(input) : ''}>${tracks.join('')}
+</video>${input.hls && input.storyboard ? '\n<div class="storyboard" hidden></div>' : ''}`;
+  const player = `<div class="player"${input.hls && !input.state ? ' tabindex="-1"' : ''}>
+${media}
 <header>${header}</header>${corner ? `\n<div class="corner">${corner}</div>` : ''}
 </div>`;
   return { player, scripts, style, color };
 }
+
+/**
+ * The `<video>` attributes the URL's autoplay, muted and loop ask for (autoplay plays muted:
+ * browsers allow no other). With a stream the script starts playback (`data-autoplay`): the
+ * attribute would have the browser start the progressive file before the script picks the stream.
+ */
+const playback = (o: PlayerOptions | undefined, stream: boolean): string =>
+  !o ? '' : `${o.autoplay && !stream ? ' autoplay' : ''}${o.muted || o.autoplay ? ' muted' : ''}${o.loop ? ' loop' : ''}`;
+
+/** What the player's script needs beyond the `<video>`: the options it applies, the chapters, the download, the title. */
+function scriptData(input: PlayerPageInput): string {
+  const o = input.options;
+  const data: [string, string | null][] = [
+    ['data-video-title', input.video.name],
+    ['data-video-url', input.link],
+    // What the protocol reports as the duration before the stream's metadata has loaded.
+    ['data-duration', input.video.duration ? String(input.video.duration) : null],
+    ['data-qualities', input.qualities?.length ? input.qualities.join(' ') : null],
+    ['data-chapters', input.chapters?.length ? JSON.stringify(input.chapters.map((c) => [c.timecode, c.title])) : null],
+    ['data-download', input.download ? input.downloadLink ?? null : null],
+    ['data-autoplay', o?.autoplay ? '1' : null],
+    ['data-start', o?.start != null ? String(o.start) : null],
+    ['data-texttrack', o?.texttrack ?? null],
+    ['data-quality', o?.quality ?? null],
+    ['data-speed', o?.speed === false ? '0' : null],
+    ['data-keyboard', o?.keyboard === false ? '0' : null],
+    ['data-autopause', o?.autopause === false ? '0' : null],
+    ['data-controls', o?.controls === false || input.embed.playbar === false ? '0' : null],
+  ];
+  return data.map(([name, value]) => attr(name, value)).join('');
+}
+
+/**
+ * The style of the script's own controls: the settings button and its menus (quality, captions,
+ * speed, chapters, download), the chapter marks over the seek bar and the state message.
+ */
+const controlStyle = (color: string): string => `.player:focus{outline:none}.poster{position:absolute;inset:0;width:100%;height:100%;object-fit:contain}
+.state{position:absolute;inset:0;margin:0;display:flex;align-items:center;justify-content:center;background:rgba(0,0,0,.7);font-size:18px}
+.settings{position:absolute;right:8px;bottom:64px;display:flex;flex-direction:column;align-items:flex-end;gap:4px}
+.settings>button{font:inherit;color:#fff;background:rgba(0,0,0,.6);border:0;border-radius:3px;padding:4px 8px;cursor:pointer}
+.settings>button:hover,.settings>button:focus-visible,.menu button:hover,.menu button:focus-visible{color:${color}}
+.menu{background:rgba(0,0,0,.85);border-radius:4px;padding:6px;display:grid;grid-template-columns:repeat(4,auto);gap:2px 16px;max-height:60vh;overflow:auto}
+.menu section{display:flex;flex-direction:column}.menu h2{font-size:12px;margin:0 0 4px;color:#aaa;text-transform:uppercase}
+.menu button,.menu a{font:inherit;color:#fff;background:none;border:0;text-align:left;padding:2px 4px;cursor:pointer;text-decoration:none}
+.menu [aria-checked=true]{color:${color};font-weight:600}
+.marks{position:absolute;left:16px;right:16px;bottom:20px;height:4px;pointer-events:none}.marks span{position:absolute;top:0;width:2px;height:4px;background:${color}}`;
 
 /** An HTML page of the service: its one inline style (whose hash the CSP allows), its body, and any more `head` markup. */
 export const htmlPage = (title: string, style: string, bodyAttributes: string, body: string, head = ''): string => `<!doctype html>

@@ -21,6 +21,8 @@ import { frameAncestors, originSource } from '../domain/page-security';
 import { inlineSource, pageHeaders } from '../support/page-security';
 import { beaconsScriptPath, effectiveEmbed, playerPage, playerScripts, type PlayerPageInput, type PlayerTrack } from '../domain/player-page';
 import { viewParams, viewPassword } from '../domain/video-fields';
+import { playerOptions } from '../domain/embed-params';
+import type { ChapterRecord } from '../records/chapter';
 
 /**
  * Playback: the video's file (bytes streamed by the transport, with ranges) and a small player
@@ -133,11 +135,17 @@ export async function playerInput(ctx: Context<unknown>, video: VideoRecord, pas
     logo: embed.logos?.custom?.active ? await customLogo(ctx, video) : null,
     link: `${ctx.baseUrl}/videos/${video.id}/player`,
     download: mayDownload(video, null),
+    downloadLink: `${ctx.baseUrl}/videos/${video.id}/file?download=true`,
     oembed: await oembedDiscovery(ctx.store, ctx.baseUrl, video),
     // The page's own URL decides dnt=1 (a beacon's Referer is this page: the ingest checks it too).
     beacons: doNotTrack(ctx, `${ctx.baseUrl}${ctx.request.path}?${ctx.request.search.toString()}`)
       ? null
       : { endpoint: `${ctx.baseUrl}/videos/${video.id}/beacons`, script: `${ctx.baseUrl}${beaconsScriptPath}` },
+    options: playerOptions(ctx.request.query, embed),
+    qualities: set ? [...set.list].sort((a, b) => b.height * b.width - a.height * a.width).map((r) => r.name) : [],
+    chapters: set ? await playerChapters(ctx, video) : [],
+    // A failed transcode leaves nothing that plays (the upload was not a video the tools could read).
+    state: !set && video.transcode_status === 'error' ? 'failed' : null,
   };
 }
 
@@ -189,6 +197,12 @@ async function playerTracks(ctx: Context<unknown>, video: VideoRecord): Promise<
   return items
     .filter((t) => t.file)
     .map((t) => ({ kind: t.type, srclang: t.language, label: t.name, src: representTexttrack(t, video, rc, now, null).link as string }));
+}
+
+/** The video's chapters in timecode order, as the player's menu and seek bar show them. */
+async function playerChapters(ctx: Context<unknown>, video: VideoRecord): Promise<{ title: string; timecode: number }[]> {
+  const { items } = await ctx.store.find<ChapterRecord>('chapters', { where: where({ video_id: video.id }), orderBy: by('timecode', 'asc') });
+  return items.map((c) => ({ title: c.title, timecode: c.timecode }));
 }
 
 /** A small size of the owner's active custom logo, once it has an image. */

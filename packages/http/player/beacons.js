@@ -14,7 +14,7 @@
  * Each carries `embed_domain`: the embedding page's origin (`location.ancestorOrigins`, else the
  * referrer) when the player is framed; the server falls back to the beacon's Referer.
  */
-export const beaconsScript = `(function () {
+(function () {
   'use strict';
   var endpoint = document.body.getAttribute('data-beacons');
   var video = document.getElementById('player');
@@ -62,4 +62,3 @@ export const beaconsScript = `(function () {
   });
   document.addEventListener('visibilitychange', function () { if (document.visibilityState === 'hidden') flush(); });
 })();
-`;

@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { drivers, Harness, makeClip, uploadByTus, startTlsFront, type Answer, type TlsFront, browserSkip, findChromium } from '../src/index';
+
+/**
+ * The player.js protocol in Debian's chromium: a page on another origin (`embed.localhost`, which
+ * chromium sends to loopback) drives the player with the unmodified `@vimeo/player` from npm — its
+ * iframe at `https://player.vimeo.com/…` (the package talks to nothing else, and chromium knows
+ * vimeo.com as https-only), which `--host-resolver-rules` sends to a TLS front of this server — and
+ * with @reelbase/player-api at the server's own address.
+ * Both run one scenario (`scenario` below): the same calls, the same answers.
+ */
+const executablePath = findChromium() ?? '';
+const vimeoPlayer = readFileSync(createRequire(import.meta.url).resolve('@vimeo/player/dist/player.js'));
+const playerApi = readFileSync(new URL('../../player-api/src/index.js', import.meta.url));
+
+describe('the player speaks player.js to @vimeo/player and @reelbase/player-api (chromium, sqlite)', { skip: browserSkip() }, () => {
+  let h: Harness;
+  let id: string;
+  let browser: Browser;
+  let embedder: Server;
+  let embedOrigin: string;
+  let front: TlsFront;
+
+  before(async () => {
+    // trustProxy: behind the TLS front, the player's links are https ones (no mixed content).
+    h = await Harness.start(drivers[0], {}, { trustProxy: true });
+    const alice = await h.user('Alice');
+    id = await uploadByTus(h, alice.token, await makeClip({ width: 640, height: 360, seconds: 6 }), { name: 'Driven' });
+    front = await startTlsFront(Number(new URL(h.server.url).port), 'player.vimeo.com');
+    [browser] = await Promise.all([
+      chromium.launch({
+        executablePath,
+        args: [
+          '--headless', '--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required',
+          `--host-resolver-rules=MAP player.vimeo.com:443 127.0.0.1:${front.port}`, '--ignore-certificate-errors',
+        ],
+        timeout: 30_000,
+      }),
+      h.settle(),
+    ]);
+    const ok = (r: Answer, status: number) => (assert.equal(r.status, status, r.text), r.body);
+    const track = ok(await h.call('POST', `/videos/${id}/texttracks`, { token: alice.token, json: { type: 'captions', language: 'fr', name: 'Français', active: true } }), 201);
+    const put = await fetch(track.link, { method: 'PUT', headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'text/plain' }, body: '1\n00:00:00,500 --> 00:00:05,500\nBonjour\n' });
+    assert.ok(put.ok, `the captions: ${put.status}`);
+    for (const [title, timecode] of [['Opening', 0], ['Middle', 3]] as const) ok(await h.call('POST', `/videos/${id}/chapters`, { token: alice.token, json: { title, timecode } }), 201);
+    // The embedding site: a page per client, which makes its player and records the events it hears.
+    embedder = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (url.pathname === '/vimeo-player.js' || url.pathname === '/player-api.js') {
+        res.writeHead(200, { 'content-type': 'text/javascript' }).end(url.pathname === '/vimeo-player.js' ? vimeoPlayer : playerApi);
+        return;
+      }
+      const src = url.searchParams.get('src') ?? '';
+      const make = url.pathname === '/vimeo'
+        ? `<script src="/vimeo-player.js"></script><script>window.player = new Vimeo.Player(document.getElementById('f'));${listen}</script>`
+        : `<script type="module">import Player from '/player-api.js'; window.player = new Player('f');${listen}</script>`;
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>embedder</title><iframe id="f" src="${src.replace(/"/g, '')}" width="640" height="360" allow="autoplay"></iframe>${make}`);
+    });
+    await new Promise<void>((resolve) => embedder.listen(0, '127.0.0.1', resolve));
+    embedOrigin = `http://embed.localhost:${(embedder.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await browser?.close();
+    await new Promise((resolve) => embedder?.close(resolve));
+    await front?.close();
+    await h?.stop();
+  });
+
+  /** What the embedding page does once its player exists: keep each event it hears. */
+  const listen = `window.heard = [];
+['play', 'pause', 'seeked', 'ended', 'qualitychange', 'texttrackchange', 'timeupdate', 'chapterchange'].forEach(function (name) {
+  player.on(name, function (data) { heard.push([name, data]); });
+});`;
+
+  /** Opens the embedding page of `client` (vimeo or api) on a player at `src` and waits for `ready`. */
+  async function embed(client: 'vimeo' | 'api', src: string): Promise<Page> {
+    const page = await browser.newPage();
+    await page.goto(`${embedOrigin}/${client}?src=${encodeURIComponent(src)}`);
+    await page.waitForFunction('window.player', undefined, { timeout: 10_000 });
+    await page.waitForFunction('player.ready().then(() => true)', undefined, { timeout: 10_000 });
+    return page;
+  }
+
+  /** Waits until the page has heard `name` (past the first `after` events) and answers its data. */
+  async function heard(page: Page, name: string, after = 0): Promise<unknown> {
+    const found = await page.waitForFunction(`heard.slice(${after}).filter((e) => e[0] === ${JSON.stringify(name)})[0]`, undefined, { timeout: 15_000, polling: 50 });
+    return ((await found.jsonValue()) as [string, unknown])[1];
+  }
+  const count = (page: Page) => page.evaluate('heard.length') as Promise<number>;
+
+  /** The scenario both clients run, through the player.js protocol only. */
+  async function scenario(page: Page) {
+    const call = (js: string) => page.evaluate(js);
+    assert.deepEqual(
+      await call('Promise.all([player.getVideoId(), player.getVideoTitle(), player.getPaused(), player.getLoop(), player.getVideoWidth(), player.getVideoHeight()])'),
+      [Number(id), 'Driven', true, false, 640, 360],
+    );
+    assert.deepEqual(await call('player.getChapters()'), [
+      { startTime: 0, title: 'Opening', index: 1 },
+      { startTime: 3, title: 'Middle', index: 2 },
+    ]);
+    assert.deepEqual(await call('player.getTextTracks()'), [{ label: 'Français', language: 'fr', kind: 'captions', mode: 'showing' }]);
+    assert.deepEqual(await call('player.disableTextTrack().then(() => player.getTextTracks())'), [{ label: 'Français', language: 'fr', kind: 'captions', mode: 'disabled' }]);
+    let mark = await count(page);
+    assert.deepEqual(await call('player.enableTextTrack("fr")'), { label: 'Français', language: 'fr', kind: 'captions', mode: 'showing' });
+    assert.deepEqual(await heard(page, 'texttrackchange', mark), { label: 'Français', language: 'fr', kind: 'captions' });
+    assert.deepEqual(await call('player.enableTextTrack("de").catch((e) => [e.name, e.message])'), ['InvalidTrackLanguageError', 'There is no track of language de.']);
+    assert.deepEqual(await call('player.setVolume(2).catch((e) => [e.name, e.message])'), ['RangeError', 'Volume must be between 0 and 1.']);
+
+    await call('player.play()');
+    const play = (await heard(page, 'play')) as { seconds: number; percent: number; duration: number };
+    // The 6 s clip: the server's whole seconds before the stream's metadata arrives, the stream's after.
+    assert.deepEqual([play.seconds, play.percent], [0, 0]);
+    for (const d of [play.duration, (await call('player.getDuration()')) as number]) assert.ok(Math.abs(d - 6) < 0.1, `duration ${d}`);
+    assert.equal(await call('player.getPaused()'), false);
+    const first = (await call('player.getCurrentTime()')) as number;
+    await page.waitForFunction(`player.getCurrentTime().then((t) => t > ${first} + 0.3)`, undefined, { timeout: 10_000, polling: 100 });
+
+    // Qualities: auto and each rung; a rung chosen plays at that rung's size.
+    assert.deepEqual(await call('player.getQualities()'), [
+      { label: 'Auto', id: 'auto', active: true },
+      { label: '360p', id: '360p', active: false },
+      { label: '240p', id: '240p', active: false },
+    ]);
+    mark = await count(page);
+    assert.equal(await call('player.setQuality("240p")'), '240p');
+    assert.deepEqual(await heard(page, 'qualitychange', mark), { quality: '240p' });
+    assert.equal(await call('player.getQuality()'), '240p');
+    assert.deepEqual(await call('player.setQuality("1080p").catch((e) => e.name)'), 'TypeError');
+
+    // Paused, so the playhead stays where the seek put it (a loaded machine plays on for a while).
+    await call('player.pause()');
+    mark = await count(page);
+    assert.equal(await call('player.setCurrentTime(4)'), 4);
+    const seeked = (await heard(page, 'seeked', mark)) as { seconds: number; percent: number; duration: number };
+    assert.deepEqual(seeked, { seconds: 4, percent: Math.round((4 / seeked.duration) * 1000) / 1000, duration: seeked.duration });
+    assert.deepEqual(await heard(page, 'chapterchange', mark), { startTime: 3, title: 'Middle', index: 2 });
+    assert.deepEqual(await call('player.getCurrentChapter()'), { startTime: 3, title: 'Middle', index: 2 });
+    await call('player.play()');
+    // The 240p rung is what plays now.
+    await page.waitForFunction('player.getVideoHeight().then((h) => h === 240)', undefined, { timeout: 10_000, polling: 100 });
+
+    const ended = (await heard(page, 'ended', mark)) as { seconds: number; percent: number };
+    assert.equal(ended.percent, 1);
+    assert.equal(await call('player.getEnded()'), true);
+    const time = (await heard(page, 'timeupdate')) as { seconds: number; percent: number; duration: number };
+    assert.deepEqual(Object.keys(time), ['seconds', 'percent', 'duration']);
+  }
+
+  it('@vimeo/player, unmodified, drives the player at player.vimeo.com (mapped to this server) from another origin', async () => {
+    const page = await embed('vimeo', `https://player.vimeo.com/videos/${id}/player?loop=0`);
+    await scenario(page);
+    await page.close();
+  });
+
+  it('@reelbase/player-api drives the player at this server’s own address from another origin', async () => {
+    const page = await embed('api', `${h.server.url}/videos/${id}/player?loop=0`);
+    await scenario(page);
+    // off: the page hears no more of that event.
+    await page.evaluate('player.off("timeupdate"); heard.length = 0; player.setCurrentTime(1).then(() => player.play())');
+    await heard(page, 'play');
+    await page.waitForFunction('player.getCurrentTime().then((t) => t > 1.6)', undefined, { timeout: 10_000, polling: 100 });
+    assert.equal(await page.evaluate('heard.filter((e) => e[0] === "timeupdate").length'), 0);
+    // destroy: the iframe goes, a call still waiting fails.
+    assert.equal(await page.evaluate('player.destroy().then(() => document.querySelectorAll("iframe").length)'), 0);
+    await page.close();
+  });
+});
