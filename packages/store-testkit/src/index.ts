@@ -8,6 +8,7 @@ import { mirrorTests } from './mirror-tests';
 import { orderTests } from './order-tests';
 import { persistenceTests } from './persistence-tests';
 import { restoreTests } from './restore-tests';
+import { searchPlanTests } from './search-plan-tests';
 import { searchTests } from './search-tests';
 import { transactionTests } from './transaction-tests';
 import { uniqueTests } from './unique-tests';
@@ -35,6 +36,7 @@ export function testStore(driver: StoreTestDriver): void {
     restoreTests(driver);
     generationTests(driver);
     searchTests(driver);
+    searchPlanTests(driver);
     if (driver.reopen) persistenceTests(driver, driver.reopen);
   });
 }
