@@ -2,7 +2,7 @@ import type { Filter, FindOptions, MatchFilter } from '@reelbase/core';
 import { canMatch, RELEVANCE, rankedSearch, SEARCH_EXACT_TOTAL, SEARCH_WEIGHTS, type SearchQuery } from '@reelbase/core';
 import { column, compileOrderBy, type SqlParams } from '@reelbase/core/sql';
 import { compileFilter, compileWhere, sqliteDialect } from './compile-filter';
-import { bestWindow, documents, estimatedCount, PROBED_ROWS_PER_ROW, probedPage, walkIndex, windowSize, type ProbedWalk, type Window } from './search-walks';
+import { bestWindow, documents, estimatedCount, ORDERED_WALK_ROW_COST, PROBED_ROWS_PER_ROW, probedPage, walkIndex, windowSize, type ProbedWalk, type Window } from './search-walks';
 import { DOC_COLUMN, type Table, type Tables } from './sqlite-schema';
 import { firstTier, ftsQuery, ftsScore, keyTerm, matchRows, searchTable, walkOrder, wholeQuery, type FtsText, type Vocabulary } from './sqlite-search';
 import type { SqlValue } from './sqlite-types';
@@ -26,7 +26,7 @@ export interface CompiledFind {
    * walks an index rather than sorting: ProbedWalk). First the rows pinned to a key (a user's
    * videos, an album's), twenty rows a page row at most: where one row in twenty or more matches,
    * that reads a few hundred rows where `rows` reads every match first. Then every row, from the
-   * order's window index (walkOrder), as far as a window of a ranked search would walk (windowSize).
+   * order's window index (walkOrder), from matches² ≥ page · span on (windowSize, ORDERED_WALK_ROW_COST).
    * A walk gives up (fewer rows than the limit) past its bound.
    */
   probed?(limit: number, offset: number, total: number, span: number): ProbedWalk[];
@@ -88,7 +88,7 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions, 
     probed: unrankedSearch
       ? (limit, offset, total, span) => {
           const need = offset + limit;
-          const size = walk && windowSize(need, span, total);
+          const size = walk && windowSize(need, span, total, ORDERED_WALK_ROW_COST);
           return [
             parts.some(pins) ? probedPage(tables, table, parts, orderBy, orderBy, words, PROBED_ROWS_PER_ROW * need, limit, offset) : undefined,
             walk && size ? probedPage(tables, table, parts, walk, orderBy, words, size, limit, offset) : undefined,

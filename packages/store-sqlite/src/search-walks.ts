@@ -57,12 +57,22 @@ const WINDOW_SLACK = 2;
  */
 const WINDOW_COUNTED = 1000;
 
-/** The count of best-tier matches from which a window is worth walking. */
-export const windowBound = (need: number, span: number): number => Math.ceil(Math.sqrt(WINDOW_ROW_COST * need * span));
+/**
+ * What a row of an unranked walk (probedPage from an order's window index) costs against one
+ * match of the plain plan: about as much. There the plain plan reads each match's row for its
+ * sort key (no index covers it) after intersecting the words' lists, while the walk's text test
+ * rules out most rows for tenths of a µs: at a million videos, two words by date (13,584
+ * matches) took 128 ms of CPU through every match, one word (110,451) 24 ms walking 455 rows,
+ * both with the page's representation (load average 40).
+ */
+export const ORDERED_WALK_ROW_COST = 1;
+
+/** The count of best-tier matches from which a window is worth walking, a walked row costing `rowCost` matches. */
+export const windowBound = (need: number, span: number, rowCost = WINDOW_ROW_COST): number => Math.ceil(Math.sqrt(rowCost * need * span));
 
 /** The rows a window may walk for `need` rows of a tier with `matches` in a table of `span` ids, or undefined when ordering the matches is cheaper. */
-export function windowSize(need: number, span: number, matches: number): number | undefined {
-  if (matches < windowBound(need, span)) return undefined;
+export function windowSize(need: number, span: number, matches: number, rowCost = WINDOW_ROW_COST): number | undefined {
+  if (matches < windowBound(need, span, rowCost)) return undefined;
   return Math.max(need * WINDOW_SLACK, Math.ceil((WINDOW_SLACK * need * span) / matches));
 }
 

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { and, contains, eq, gt, inSelect, isIn, matches, ne, not, notIn, or, RELEVANCE, schema as coreSchema, StoreConflictError, type Schema, type Store } from '@reelbase/core';
 import { openSqliteStore } from '../src/index';
 import { compileFind } from '../src/compile-query';
-import { windowBound, windowSize } from '../src/search-walks';
+import { ORDERED_WALK_ROW_COST, windowBound, windowSize } from '../src/search-walks';
 import { describeSchema } from '../src/sqlite-schema';
 import type { SqliteStore } from '../src/sqlite-store';
 
@@ -368,8 +368,9 @@ describe('sqlite store: search plans for many matches', () => {
     await withVideos((raw) => {
       const where = and(eq('user_id', '5'), matches('harbour'));
       const byDate = { where, orderBy: [{ field: 'created_time', direction: 'desc' as const }] };
-      // 5,000 matches of a million ids: too few for a window walk of every row (windowBound).
-      const [probed, ...rest] = compileFind(tables, videos, byDate, words(raw)).probed!(25, 0, 5000, 1_000_000);
+      // 4,000 matches of a million ids: too few for a walk of every row (from 5,000: windowBound).
+      assert.equal(windowBound(25, 1_000_000, ORDERED_WALK_ROW_COST), 5000);
+      const [probed, ...rest] = compileFind(tables, videos, byDate, words(raw)).probed!(25, 0, 4000, 1_000_000);
       assert.equal(rest.length, 0);
       assert.match(probed.page.sql, /EXISTS \(SELECT 1 FROM "rb_search_videos" WHERE "rb_search_videos" MATCH \? AND rowid = "videos"\.id\)/);
       // The walk bound, the word for the text's cheap test, then the index's query.
@@ -381,7 +382,7 @@ describe('sqlite store: search plans for many matches', () => {
       assert.equal(walked.at(-1), 'USE TEMP B-TREE FOR ORDER BY');
       // The walk's own plan, which the store checks before walking: in order, no sort.
       assert.deepEqual(plan(raw, { sql: probed.plan.sql.replace(/^EXPLAIN QUERY PLAN /, ''), params: probed.plan.params }), ['SEARCH videos USING COVERING INDEX rb_ix_videos__user_id__created_time_desc (user_id=?)']);
-      assert.equal(compileFind(tables, videos, byDate, words(raw)).probed!(10, 40, 5000, 1_000_000)[0].page.params[1], 1000);
+      assert.equal(compileFind(tables, videos, byDate, words(raw)).probed!(10, 40, 4000, 1_000_000)[0].page.params[1], 1000);
       // Ranked, a search is never walked row by row.
       assert.equal(compileFind(tables, videos, { where, orderBy: order }, words(raw)).probed, undefined);
     });
@@ -403,7 +404,7 @@ describe('sqlite store: search plans for many matches', () => {
       assert.deepEqual(plan(raw, { sql: byName[1].plan.sql.replace(/^EXPLAIN QUERY PLAN /, ''), params: byName[1].plan.params }), ['SCAN videos USING INDEX rbwin_videos__name']);
       const byPlays = compileFind(tables, videos, { where, orderBy: [{ field: 'plays', direction: 'desc' }] }, words(raw)).probed!(25, 0, 120_000, 1_000_000);
       assert.deepEqual(plan(raw, { sql: byPlays[1].plan.sql.replace(/^EXPLAIN QUERY PLAN /, ''), params: byPlays[1].plan.params }), ['SCAN videos USING INDEX rbwin_videos']);
-      assert.equal(compileFind(tables, videos, { where, orderBy: [{ field: 'plays', direction: 'desc' }] }, words(raw)).probed!(25, 0, 17_000, 1_000_000).length, 1);
+      assert.equal(compileFind(tables, videos, { where, orderBy: [{ field: 'plays', direction: 'desc' }] }, words(raw)).probed!(25, 0, 4999, 1_000_000).length, 1);
     });
   });
 
