@@ -58,7 +58,7 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions, 
     const document = documents(table, orderBy);
     const selected = bestColumns(ranked, keys);
     const best = bestScored(tables, table, options, ranked, selected, orderBy, pinned, text);
-    const window = best && !parts.some(pins) && words ? bestWindow(tables, table, options, ranked, selected, words, document) : undefined;
+    const window = best && !parts.some((p) => narrows(table, p)) && words ? bestWindow(tables, table, options, ranked, selected, words, document) : undefined;
     return {
       rows(limit, offset) {
         const params = [...scoreParams, ...whereParams];
@@ -140,6 +140,13 @@ const required = (where: Filter): Filter[] => ('and' in where ? where.and.flatMa
 
 /** A condition on a field the planner can start from (an index's leading key): a user's videos, an album's. */
 const pins = (f: Filter): boolean => 'op' in f && (f.op === 'eq' || f.op === 'in' || f.op === 'inSelect');
+
+/**
+ * A pin that leaves few of the table's rows: a search key's value (a user's videos) or a set (an
+ * album's). A value of another field (`privacy_view = 'anybody'`, an anonymous search) keeps most
+ * of them, and a ranked window over every row still finds its page.
+ */
+const narrows = (table: Table, f: Filter): boolean => pins(f) && !('op' in f && f.op === 'eq' && !table.searchKeys?.includes(f.field));
 
 /**
  * The count of a search: its matches walked in the index's order (rowid), each joined to its row
