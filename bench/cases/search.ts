@@ -10,19 +10,20 @@ export interface SearchRead {
   path(i: number): string;
 }
 
-/** The words searched for: those of the busiest user's first 100 video titles, and of the first 40 users' names and places. */
-export async function sampleWords(server: ServerProcess, busiest: string, headers: Record<string, string>): Promise<{ video: string[]; user: string[] }> {
+/** The words searched for: those of the busiest user's first 100 video titles (and their adjacent pairs), and of the first 40 users' names and places. */
+export async function sampleWords(server: ServerProcess, busiest: string, headers: Record<string, string>): Promise<{ video: string[]; phrases: string[]; user: string[] }> {
   const get = async (path: string) => {
     const res = await fetch(server.url + path, { headers });
     if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
     return res.json() as Promise<{ name?: string; location?: string | null; data?: { name: string }[] }>;
   };
-  const words = (texts: (string | null | undefined)[]) =>
-    [...new Set(texts.join(' ').toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 4))].sort();
+  const split = (text: string) => text.toLowerCase().split(/[^a-z]+/).filter((w) => w.length >= 4);
+  const words = (texts: (string | null | undefined)[]) => [...new Set(split(texts.join(' ')))].sort();
   const videos = (await get(`/users/${busiest}/videos?per_page=100`)).data ?? [];
   const users = await Promise.all(Array.from({ length: 40 }, (_, i) => get(`/users/${i + 1}`)));
+  const phrases = [...new Set(videos.flatMap((v) => split(v.name).flatMap((w, i, all) => (i > 0 ? [`${all[i - 1]} ${w}`] : []))))].sort();
   // Title words: each in a tenth of the videos or so. The descriptions' template words (about, filmed, days) are in every one.
-  return { video: words(videos.map((v) => v.name)), user: words(users.flatMap((u) => [u.name, u.location])) };
+  return { video: words(videos.map((v) => v.name)), phrases, user: words(users.flatMap((u) => [u.name, u.location])) };
 }
 
 /**
@@ -30,9 +31,10 @@ export async function sampleWords(server: ServerProcess, busiest: string, header
  * serves it (as the issue measured): a common word of the seeded titles and descriptions ranked
  * by relevance, a rare one (one video's own number), a user name or place prefix, and a word
  * within the busiest user's videos. The words come from the store itself (its first videos and
- * users), so the same reads run against any version of the server. `distinct` adds an exclusion
- * of a word no document has (`-zq17`) to every query: the vocabulary is small, and without it the
- * server's read cache answers the second round of words.
+ * users), so the same reads run against any version of the server. Issue 50 adds what people
+ * type: two and three title words, a prefix, a phrase and an exclusion, each by relevance and by
+ * date. `distinct` adds an exclusion of a word no document has (`-zq17`) to every query: the
+ * vocabulary is small, and without it the server's read cache answers the second round of words.
  */
 export async function searchReads(server: ServerProcess, summary: PopulationSummary, headers: Record<string, string>, distinct: boolean): Promise<SearchRead[]> {
   const { user } = summary.busiest;
@@ -43,11 +45,25 @@ export async function searchReads(server: ServerProcess, summary: PopulationSumm
   // Numbers of as many digits as the last video's (so no longer number begins with one): each names one video.
   const low = 10 ** (String(summary.videos - 1).length - 1);
   const rare = (i: number) => String(low + ((i * 7919) % (summary.videos - low)));
+  // The i-th request's n words of the title vocabulary, drawn apart (as a person types two or three of a library's words).
+  const drawn = (i: number, n: number) => Array.from({ length: n }, (_, k) => sample.video[(i * (7 + 2 * k) + k * 13) % sample.video.length]);
+  const typed = (text: string, i: number) => encodeURIComponent(text + (distinct ? ` -zq${i}` : ''));
+  const shapes: [string, (i: number) => string][] = [
+    ['<two words>', (i) => drawn(i, 2).join(' ')],
+    ['<three words>', (i) => drawn(i, 3).join(' ')],
+    ['<prefix>', (i) => drawn(i, 1)[0].slice(0, 3 + (i % 3))],
+    ['<"phrase">', (i) => `"${sample.phrases[i % sample.phrases.length]}"`],
+    ['<word -word>', (i) => drawn(i, 2).join(' -')],
+  ];
   return [
     { name: 'GET /videos?query=<common word>&sort=relevant', path: (i) => `/videos?query=${q(sample.video, i)}&sort=relevant` },
     { name: 'GET /videos?query=<rare word>', path: (i) => `/videos?query=${encodeURIComponent(rare(i) + (distinct ? ` -zq${i}` : ''))}` },
     { name: 'GET /users?query=<prefix>&sort=relevant', path: (i) => `/users?query=${q(prefixes, i)}&sort=relevant` },
     { name: 'GET /users/{busiest}/videos?query=<word>', path: (i) => `/users/${user.id}/videos?query=${q(sample.video, i)}` },
+    // Issue 50: the shapes people type, by relevance and by date.
+    ...shapes.flatMap(([shape, text]) =>
+      ['relevant', 'date'].map((sort) => ({ name: `GET /videos?query=${shape}&sort=${sort}`, path: (i: number) => `/videos?query=${typed(text(i), i)}&sort=${sort}` })),
+    ),
   ];
 }
 

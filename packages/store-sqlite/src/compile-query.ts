@@ -2,9 +2,9 @@ import type { Filter, FindOptions, MatchFilter } from '@reelbase/core';
 import { canMatch, RELEVANCE, rankedSearch, SEARCH_EXACT_TOTAL, SEARCH_WEIGHTS, type SearchQuery } from '@reelbase/core';
 import { column, compileOrderBy, type SqlParams } from '@reelbase/core/sql';
 import { compileFilter, compileWhere, sqliteDialect } from './compile-filter';
-import { bestWindow, estimatedCount, probedPage, walkIndex, type Window } from './search-walks';
+import { bestWindow, documents, estimatedCount, ORDERED_WALK_ROW_COST, PROBED_ROWS_PER_ROW, probedPage, walkIndex, windowSize, type ProbedWalk, type Window } from './search-walks';
 import { DOC_COLUMN, type Table, type Tables } from './sqlite-schema';
-import { firstTier, ftsQuery, ftsScore, keyTerm, matchRows, searchTable, wholeQuery, type FtsText, type Vocabulary } from './sqlite-search';
+import { firstTier, ftsQuery, ftsScore, keyTerm, matchRows, searchTable, walkOrder, wholeQuery, type FtsText, type Vocabulary } from './sqlite-search';
 import type { SqlValue } from './sqlite-types';
 
 /** One statement and the values it binds. */
@@ -20,13 +20,16 @@ export interface Statement {
 export interface CompiledFind {
   rows(limit: number | undefined, offset: number): Statement & { first?: Statement; window?: Window };
   /**
-   * For a search pinned to a key (a user's videos, an album's) in an order other than relevance:
-   * the page walked from the pinned rows in the find's order, each row's words looked up by its id
-   * (wholeQuery), stopping at the page's last row. Where one row in twenty or more matches, that
-   * reads a few hundred rows where `rows` reads every match first; it gives up (fewer rows than
-   * the limit) past twenty rows a page row. Undefined when a word cannot be looked up whole.
+   * For a search in an order other than relevance, with `total` matches (past the exact bound)
+   * in a table of `span` ids: pages walked in the find's order, each row's words looked up by its
+   * id (wholeQuery), stopping at the page's last row, to try in turn (each only where its plan
+   * walks an index rather than sorting: ProbedWalk). First the rows pinned to a key (a user's
+   * videos, an album's), twenty rows a page row at most: where one row in twenty or more matches,
+   * that reads a few hundred rows where `rows` reads every match first. Then every row, from the
+   * order's window index (walkOrder), from matches² ≥ page · span on (windowSize, ORDERED_WALK_ROW_COST).
+   * A walk gives up (fewer rows than the limit) past its bound.
    */
-  probed?(limit: number, offset: number): Statement | undefined;
+  probed?(limit: number, offset: number, total: number, span: number): ProbedWalk[];
   count: string;
   countParams: SqlValue[];
 }
@@ -49,13 +52,13 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions, 
     // carrying each row's document through the sort read every match's whole row.
     const scoreParams: SqlValue[] = [];
     const score = ftsScore(table, ranked, (value) => (scoreParams.push(value), '?'), text, pinned.keys);
-    const keys = [...new Set((options.orderBy ?? []).map((o) => o.field).filter((f) => f !== RELEVANCE && f !== 'id'))].map((f) => column(table, f));
+    const keys = orderKeys(table, options);
     const orderBy = compileOrderBy(sqliteDialect, table, options.orderBy, SCORE);
     const inner = `SELECT ${['id', ...keys, `${score} AS ${SCORE}`].join(', ')}${source} ORDER BY ${orderBy}`;
-    const document = (page: string) => `SELECT id, (SELECT ${DOC_COLUMN} FROM ${table.sql} AS d WHERE d.id = p.id) AS ${DOC_COLUMN} FROM (${page}) AS p ORDER BY ${orderBy}`;
+    const document = documents(table, orderBy);
     const selected = bestColumns(ranked, keys);
     const best = bestScored(tables, table, options, ranked, selected, orderBy, pinned, text);
-    const window = best && !parts.some(pins) && words ? bestWindow(tables, table, options, ranked, selected, words, document) : undefined;
+    const window = best && !parts.some((p) => narrows(table, p)) && words ? bestWindow(tables, table, options, ranked, selected, words, document) : undefined;
     return {
       rows(limit, offset) {
         const params = [...scoreParams, ...whereParams];
@@ -71,17 +74,34 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions, 
   }
   // A query that can match nothing still orders by an expression: a bare constant there names a column position.
   const orderBy = compileOrderBy(sqliteDialect, table, options.orderBy, ranked && 'CAST(NULL AS REAL)');
-  const select = `SELECT id, ${DOC_COLUMN}${source} ORDER BY ${orderBy}`;
-  const pinnedSearch = !ranked && words && parts.some(pins) && parts.some((p) => 'match' in p && canMatch(p.match));
+  const searched = parts.some((p) => 'match' in p && canMatch(p.match));
+  const unrankedSearch = !ranked && words && searched;
+  const walk = walkOrder(table, options.orderBy);
   return {
     rows(limit, offset) {
       const params = [...whereParams];
-      return { sql: select + pageOf(limit, offset, params), params };
+      const page = pageOf(limit, offset, params);
+      // A search's matches are sorted by their keys alone, as a ranked one's are (a video's document is kilobytes).
+      if (searched && page) return { sql: documents(table, orderBy)(`SELECT ${['id', ...orderKeys(table, options)].join(', ')}${source} ORDER BY ${orderBy}${page}`), params };
+      return { sql: `SELECT id, ${DOC_COLUMN}${source} ORDER BY ${orderBy}${page}`, params };
     },
-    probed: pinnedSearch ? (limit, offset) => probedPage(tables, table, parts, orderBy, words, limit, offset) : undefined,
+    probed: unrankedSearch
+      ? (limit, offset, total, span) => {
+          const need = offset + limit;
+          const size = walk && windowSize(need, span, total, ORDERED_WALK_ROW_COST);
+          return [
+            parts.some(pins) ? probedPage(tables, table, parts, orderBy, orderBy, words, PROBED_ROWS_PER_ROW * need, limit, offset) : undefined,
+            walk && size ? probedPage(tables, table, parts, walk, orderBy, words, size, limit, offset) : undefined,
+          ].filter((w): w is ProbedWalk => w !== undefined);
+        }
+      : undefined,
     ...counted,
   };
 }
+
+/** The columns of the fields a find orders by (relevance and id aside): what a sort of keys alone carries. */
+const orderKeys = (table: Table, options: FindOptions): string[] =>
+  [...new Set((options.orderBy ?? []).map((o) => o.field).filter((f) => f !== RELEVANCE && f !== 'id'))].map((f) => column(table, f));
 
 const BEST = 'rb_best';
 
@@ -120,6 +140,13 @@ const required = (where: Filter): Filter[] => ('and' in where ? where.and.flatMa
 
 /** A condition on a field the planner can start from (an index's leading key): a user's videos, an album's. */
 const pins = (f: Filter): boolean => 'op' in f && (f.op === 'eq' || f.op === 'in' || f.op === 'inSelect');
+
+/**
+ * A pin that leaves few of the table's rows: a search key's value (a user's videos) or a set (an
+ * album's). A value of another field (`privacy_view = 'anybody'`, an anonymous search) keeps most
+ * of them, and a ranked window over every row still finds its page.
+ */
+const narrows = (table: Table, f: Filter): boolean => pins(f) && !('op' in f && f.op === 'eq' && !table.searchKeys?.includes(f.field));
 
 /**
  * The count of a search: its matches walked in the index's order (rowid), each joined to its row

@@ -57,12 +57,22 @@ const WINDOW_SLACK = 2;
  */
 const WINDOW_COUNTED = 1000;
 
-/** The count of best-tier matches from which a window is worth walking. */
-export const windowBound = (need: number, span: number): number => Math.ceil(Math.sqrt(WINDOW_ROW_COST * need * span));
+/**
+ * What a row of an unranked walk (probedPage from an order's window index) costs against one
+ * match of the plain plan: about as much. There the plain plan reads each match's row for its
+ * sort key (no index covers it) after intersecting the words' lists, while the walk's text test
+ * rules out most rows for tenths of a µs: at a million videos, two words by date (13,584
+ * matches) took 128 ms of CPU through every match, one word (110,451) 24 ms walking 455 rows,
+ * both with the page's representation (load average 40).
+ */
+export const ORDERED_WALK_ROW_COST = 1;
+
+/** The count of best-tier matches from which a window is worth walking, a walked row costing `rowCost` matches. */
+export const windowBound = (need: number, span: number, rowCost = WINDOW_ROW_COST): number => Math.ceil(Math.sqrt(rowCost * need * span));
 
 /** The rows a window may walk for `need` rows of a tier with `matches` in a table of `span` ids, or undefined when ordering the matches is cheaper. */
-export function windowSize(need: number, span: number, matches: number): number | undefined {
-  if (matches < windowBound(need, span)) return undefined;
+export function windowSize(need: number, span: number, matches: number, rowCost = WINDOW_ROW_COST): number | undefined {
+  if (matches < windowBound(need, span, rowCost)) return undefined;
   return Math.max(need * WINDOW_SLACK, Math.ceil((WINDOW_SLACK * need * span) / matches));
 }
 
@@ -98,33 +108,53 @@ export function bestWindow(
   const select = walkedPage(table, selected, ` ORDER BY ${windowOrder(table)}`, where);
   return (limit, offset) => ({
     matches: { sql: estimatedCount(table, walkIndex(fts)), params: [WINDOW_COUNTED, WINDOW_COUNTED, probe, WINDOW_COUNTED + 1] },
-    // Apart, each of min and max is one index step; together SQLite reads the whole table.
-    span: `SELECT (SELECT max(id) FROM ${table.sql}) - (SELECT min(id) FROM ${table.sql}) + 1 AS n`,
+    span: spanSql(table),
     page: (size) => ({ sql: document(select), params: [size, ...whereParams, limit, offset] }),
   });
 }
 
 /** A pinned walk reads at most this many rows for each row of its page: it pays where one row in twenty matches or more. */
-const PROBED_ROWS_PER_ROW = 20;
+export const PROBED_ROWS_PER_ROW = 20;
+
+/** The table's id span, max − min + 1 (null when empty): what a walk's share of the rows is of. Apart, each of min and max is one index step; together SQLite reads the whole table. */
+export const spanSql = (table: Table): string => `SELECT (SELECT max(id) FROM ${table.sql}) - (SELECT min(id) FROM ${table.sql}) + 1 AS n`;
 
 /**
- * CompiledFind.probed: the rows the find's other conditions pin, in its order, each kept when the
- * index finds the match's words under its id (whole words), up to PROBED_ROWS_PER_ROW rows a page
- * row; undefined when a word cannot be whole.
+ * A page walked from the rows a find's other conditions give, in an order an index serves:
+ * `page` the statement, `plan` the walk's own query plan (EXPLAIN QUERY PLAN), which must read
+ * the rows in that order rather than sort them (a walk that first sorts every public video is
+ * no walk at all).
  */
-export function probedPage(tables: Tables, table: Table, parts: Filter[], orderBy: string, words: Vocabulary, limit: number, offset: number): Statement | undefined {
+export interface ProbedWalk {
+  plan: Statement;
+  page: Statement;
+}
+
+/**
+ * CompiledFind.probed: the rows the find's other conditions give in `walk` (an ORDER BY giving
+ * `orderBy`'s order), each kept when the index finds the match's words under its id (whole
+ * words), up to `size` rows; undefined when a word cannot be whole.
+ */
+export function probedPage(tables: Tables, table: Table, parts: Filter[], walk: string, orderBy: string, words: Vocabulary, size: number, limit: number, offset: number): ProbedWalk | undefined {
   const match = parts.find((p): p is MatchFilter => 'match' in p && canMatch(p.match));
   const text = match && wholeQuery(table, match.match, words);
   if (!match || text === undefined) return undefined;
   const params: SqlValue[] = [];
-  const pinned = `${compileWhere(tables, table, { and: parts.filter((p) => p !== match) }, params)} ORDER BY ${orderBy}`;
-  params.push(PROBED_ROWS_PER_ROW * (offset + limit));
+  const pinned = `${compileWhere(tables, table, { and: parts.filter((p) => p !== match) }, params)} ORDER BY ${walk}`;
+  const plan = { sql: `EXPLAIN QUERY PLAN SELECT id FROM ${table.sql}${pinned} LIMIT ?`, params: [...params, size] };
+  params.push(size);
   const bind = (value: string) => (params.push(value), '?');
   const where = `${prefilter(searchColumns(table).map(({ field }) => field), match.match, bind)} AND ${lookedUp(table, bind(text))}`;
   params.push(limit, offset);
   const page = walkedPage(table, '*', pinned, where);
-  return { sql: `SELECT id, (SELECT ${DOC_COLUMN} FROM ${table.sql} AS d WHERE d.id = p.id) AS ${DOC_COLUMN} FROM (${page}) AS p ORDER BY ${orderBy}`, params };
+  return { plan, page: { sql: documents(table, orderBy)(page), params } };
 }
+
+/** A page of ids and keys (`page`, in `orderBy`) with each row's document read afterwards, for its rows alone. */
+export const documents =
+  (table: Table, orderBy: string) =>
+  (page: string): string =>
+    `SELECT id, (SELECT ${DOC_COLUMN} FROM ${table.sql} AS d WHERE d.id = p.id) AS ${DOC_COLUMN} FROM (${page}) AS p ORDER BY ${orderBy}`;
 
 /** The walked row is among the matches of the (bound) FTS5 query `text`: 2–11 µs a row at a million videos. */
 const lookedUp = (table: Table, text: string): string =>

@@ -15,8 +15,8 @@ import { countBySql, groupCounts, sumBySql, sumRows, type GroupRow } from '@reel
 import { compileFilter, compileWhere } from './compile-filter';
 import { statementKey, type Asked, type Read, type ReadCache, type ReadPage } from './read-cache';
 import { mirroredColumns } from './sqlite-mirror';
-import { compileFind } from './compile-query';
-import { windowSize, type Window } from './search-walks';
+import { compileFind, type Statement } from './compile-query';
+import { spanSql, windowSize, type Window } from './search-walks';
 import { equalities, factsOf, type OwnWrites } from './own-writes';
 import { readKey } from './read-keys';
 import { columnValues, decodeRow, encodeText, mergePatch, toSql, toSqlId, type Body, type Row } from './row-codec';
@@ -34,6 +34,8 @@ export class Operations {
   /** By table, then by `rows` and whether the id is given. */
   readonly #inserts = new Map<Table, Map<string, InsertStatement>>();
   readonly #words: Vocabulary;
+  /** ProbedWalk plans by their text: whether each walks an index (#walks). */
+  readonly #walkPlans = new Map<string, boolean>();
 
   constructor(
     readonly conn: Connection,
@@ -191,10 +193,11 @@ export class Operations {
       const page = (): FindResult<T> => {
         if (probed && limit !== undefined) {
           // Counted first: past the exact bound the matches are many, and the page is found by
-          // walking the pinned rows in order (probed) rather than by reading every match.
+          // walking rows in order (probed) rather than by reading every match.
           const total = this.#count(count, countParams, () => asked(table, options.where));
-          const walk = total > (options.exactTotal ?? SEARCH_EXACT_TOTAL) && probed(limit, offset);
-          const walked = walk && this.conn.all<Row>(walk.sql, walk.params);
+          const many = total > (options.exactTotal ?? SEARCH_EXACT_TOTAL);
+          const walk = many && probed(limit, offset, total, this.conn.get<{ n: number | null }>(spanSql(table))?.n ?? 0).find((w) => this.#walks(w.plan));
+          const walked = walk && this.conn.all<Row>(walk.page.sql, walk.page.params);
           if (walked && walked.length === limit) return { items: walked.map(decode), total };
         }
         const found = (window && limit !== undefined && this.#windowPage(window, offset + limit, limit)) || (first && this.conn.all<Row>(first.sql, first.params));
@@ -231,6 +234,16 @@ export class Operations {
     const page = window.page(size);
     const rows = this.conn.all<Row>(page.sql, page.params);
     return rows.length === limit ? rows : undefined;
+  }
+
+  /** Whether a walk's plan reads its rows in order from an index (no sort of them all), remembered by its text: the schema decides it. */
+  #walks(plan: Statement): boolean {
+    let walks = this.#walkPlans.get(plan.sql);
+    if (walks === undefined) {
+      walks = !this.conn.all<{ detail: string }>(plan.sql, plan.params).some((step) => step.detail.includes('TEMP B-TREE'));
+      this.#walkPlans.set(plan.sql, walks);
+    }
+    return walks;
   }
 
   /** A list's total, which every page of the list asks again: remembered by the statement. */

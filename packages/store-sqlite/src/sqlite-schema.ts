@@ -54,7 +54,7 @@ export function ensureSchema(conn: Connection, schema: Schema, tables: Tables): 
       for (const table of tables.values()) added.set(table, ensureTable(conn, schema[table.name], table));
       // Mirrors read other tables, so they come once every table is in shape.
       for (const table of tables.values()) ensureMirror(conn, table, tables, added.get(table)!);
-      ensureSearch(conn, tables);
+      ensureSearch(conn, schema, tables);
       ensureIdIndexStatistics(conn, schema, tables);
     }),
   );

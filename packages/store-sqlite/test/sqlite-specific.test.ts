@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { and, contains, eq, gt, inSelect, isIn, matches, ne, not, notIn, or, RELEVANCE, schema as coreSchema, StoreConflictError, type Schema, type Store } from '@reelbase/core';
 import { openSqliteStore } from '../src/index';
 import { compileFind } from '../src/compile-query';
-import { windowBound, windowSize } from '../src/search-walks';
+import { ORDERED_WALK_ROW_COST, windowBound, windowSize } from '../src/search-walks';
 import { describeSchema } from '../src/sqlite-schema';
 import type { SqliteStore } from '../src/sqlite-store';
 
@@ -367,19 +367,44 @@ describe('sqlite store: search plans for many matches', () => {
   it("walks a user's rows in the list's order, looking each one's words up by id, for a page of many matches", async () => {
     await withVideos((raw) => {
       const where = and(eq('user_id', '5'), matches('harbour'));
-      const probed = compileFind(tables, videos, { where, orderBy: [{ field: 'created_time', direction: 'desc' }] }, words(raw)).probed!(25, 0)!;
-      assert.match(probed.sql, /EXISTS \(SELECT 1 FROM "rb_search_videos" WHERE "rb_search_videos" MATCH \? AND rowid = "videos"\.id\)/);
+      const byDate = { where, orderBy: [{ field: 'created_time', direction: 'desc' as const }] };
+      // 4,000 matches of a million ids: too few for a walk of every row (from 5,000: windowBound).
+      assert.equal(windowBound(25, 1_000_000, ORDERED_WALK_ROW_COST), 5000);
+      const [probed, ...rest] = compileFind(tables, videos, byDate, words(raw)).probed!(25, 0, 4000, 1_000_000);
+      assert.equal(rest.length, 0);
+      assert.match(probed.page.sql, /EXISTS \(SELECT 1 FROM "rb_search_videos" WHERE "rb_search_videos" MATCH \? AND rowid = "videos"\.id\)/);
       // The walk bound, the word for the text's cheap test, then the index's query.
-      assert.deepEqual(probed.params, ['5', 500, 'harbour', '{"name" "tag_names" "description"} : (("harbour" OR "harbours"))', 25, 0]);
+      assert.deepEqual(probed.page.params, ['5', 500, 'harbour', '{"name" "tag_names" "description"} : (("harbour" OR "harbours"))', 25, 0]);
       // The user's rows in date order from its index, at most 500; only the page's rows are sorted.
-      const walked = plan(raw, probed);
+      const walked = plan(raw, probed.page);
       assert.deepEqual(walked.slice(0, 3), ['CO-ROUTINE p', 'CO-ROUTINE videos', 'SEARCH videos USING INDEX rb_ix_videos__user_id__created_time_desc (user_id=?)'], walked.join('\n'));
       assert.deepEqual(walked.filter((d) => d.includes('TEMP B-TREE')), ['USE TEMP B-TREE FOR ORDER BY'], walked.join('\n'));
       assert.equal(walked.at(-1), 'USE TEMP B-TREE FOR ORDER BY');
-      assert.equal(compileFind(tables, videos, { where, orderBy: [{ field: 'created_time', direction: 'desc' }] }, words(raw)).probed!(10, 40)!.params[1], 1000);
-      // Ranked, or unpinned, a search is never walked row by row.
-      assert.equal(compileFind(tables, videos, { where: matches('harbour'), orderBy: [{ field: 'created_time', direction: 'desc' }] }, words(raw)).probed, undefined);
+      // The walk's own plan, which the store checks before walking: in order, no sort.
+      assert.deepEqual(plan(raw, { sql: probed.plan.sql.replace(/^EXPLAIN QUERY PLAN /, ''), params: probed.plan.params }), ['SEARCH videos USING COVERING INDEX rb_ix_videos__user_id__created_time_desc (user_id=?)']);
+      assert.equal(compileFind(tables, videos, byDate, words(raw)).probed!(10, 40, 4000, 1_000_000)[0].page.params[1], 1000);
+      // Ranked, a search is never walked row by row.
       assert.equal(compileFind(tables, videos, { where, orderBy: order }, words(raw)).probed, undefined);
+    });
+  });
+
+  it("walks every visible row of a common word's search in the list's order from the order's window index, never a sort of every public video", async () => {
+    await withVideos((raw) => {
+      const where = and(eq('privacy_view', 'anybody'), matches('harbour'));
+      // 120,000 matches of a million ids: a window of 417 rows (twice the 208 expected to hold 25).
+      const [pinned, window] = compileFind(tables, videos, { where, orderBy: [{ field: 'created_time', direction: 'desc' }] }, words(raw)).probed!(25, 0, 120_000, 1_000_000);
+      // Pinned to a value no index orders its rows by: its plan sorts, and the store passes it by.
+      assert.ok(plan(raw, { sql: pinned.plan.sql.replace(/^EXPLAIN QUERY PLAN /, ''), params: pinned.plan.params }).includes('USE TEMP B-TREE FOR ORDER BY'));
+      assert.deepEqual(window.plan.params, ['anybody', 417]);
+      assert.deepEqual(plan(raw, { sql: window.plan.sql.replace(/^EXPLAIN QUERY PLAN /, ''), params: window.plan.params }), ['SCAN videos USING INDEX rbwin_videos__created_time_desc']);
+      const found = raw.prepare(window.page.sql).all(...window.page.params.slice(0, -2), 1, 0) as { id: number }[];
+      assert.deepEqual(found.map((r) => r.id), [1]);
+      // By name, and by plays from the relevance window's own index; no window below windowBound.
+      const byName = compileFind(tables, videos, { where, orderBy: [{ field: 'name', direction: 'asc' }] }, words(raw)).probed!(25, 0, 120_000, 1_000_000);
+      assert.deepEqual(plan(raw, { sql: byName[1].plan.sql.replace(/^EXPLAIN QUERY PLAN /, ''), params: byName[1].plan.params }), ['SCAN videos USING INDEX rbwin_videos__name']);
+      const byPlays = compileFind(tables, videos, { where, orderBy: [{ field: 'plays', direction: 'desc' }] }, words(raw)).probed!(25, 0, 120_000, 1_000_000);
+      assert.deepEqual(plan(raw, { sql: byPlays[1].plan.sql.replace(/^EXPLAIN QUERY PLAN /, ''), params: byPlays[1].plan.params }), ['SCAN videos USING INDEX rbwin_videos']);
+      assert.equal(compileFind(tables, videos, { where, orderBy: [{ field: 'plays', direction: 'desc' }] }, words(raw)).probed!(25, 0, 4999, 1_000_000).length, 1);
     });
   });
 

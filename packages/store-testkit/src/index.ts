@@ -8,6 +8,7 @@ import { mirrorTests } from './mirror-tests';
 import { orderTests } from './order-tests';
 import { persistenceTests } from './persistence-tests';
 import { restoreTests } from './restore-tests';
+import { searchPlanTests } from './search-plan-tests';
 import { searchTests } from './search-tests';
 import { sumByTests } from './sum-by-tests';
 import { transactionTests } from './transaction-tests';
@@ -37,6 +38,7 @@ export function testStore(driver: StoreTestDriver): void {
     restoreTests(driver);
     generationTests(driver);
     searchTests(driver);
+    searchPlanTests(driver);
     if (driver.reopen) persistenceTests(driver, driver.reopen);
   });
 }
