@@ -16,20 +16,6 @@ const forbidden: Record<string, readonly string[]> = {
   engine: ['representations', 'operations'],
 };
 
-/**
- * Imports the layering forbids that are not cut yet (issue 45): a domain function that loads what a
- * representation needs and builds it, which belongs to the operations that answer it. Each entry
- * is `file → folder`; the test below fails once one is cut, so the list only shrinks.
- */
-const notYetCut = new Set<string>([
-  'domain/channels.ts → representations',
-  'domain/group-lists.ts → representations',
-  'domain/ondemand-represent.ts → representations',
-  'domain/ondemand-videos.ts → representations',
-  'domain/users.ts → representations',
-  'domain/videos.ts → representations',
-]);
-
 interface Edge {
   readonly file: string;
   readonly specifier: string;
@@ -77,7 +63,7 @@ describe("core's layers", () => {
 
   for (const [from, targets] of Object.entries(forbidden)) {
     it(`${from}/ imports nothing from ${targets.includes('*') ? 'the rest of core' : targets.map((t) => `${t}/`).join(' or ')}`, () => {
-      const bad = edges.filter((e) => e.from === from && isForbidden(e) && !notYetCut.has(`${e.file} → ${e.to}`));
+      const bad = edges.filter((e) => e.from === from && isForbidden(e));
       assert.equal(bad.length, 0, `forbidden imports:\n${show(bad)}`);
     });
   }
@@ -96,10 +82,5 @@ describe("core's layers", () => {
       left = new Set([...left].filter((u) => !leaves.includes(u)));
     }
     assert.deepEqual([...left].sort(), [], `a cycle runs through:\n${show(edges.filter((e) => left.has(e.from) && left.has(e.to)))}`);
-  });
-
-  it('the imports not cut yet are still there (strike each one cut from the list)', () => {
-    const edgesLeft = new Set(edges.filter(isForbidden).map((e) => `${e.file} → ${e.to}`));
-    assert.deepEqual([...notYetCut].filter((e) => !edgesLeft.has(e)), []);
   });
 });

@@ -3,13 +3,12 @@ import { and, contains, eq, inSelect } from '../store/filters';
 import { matches } from '../store/search';
 import type { VideoRecord } from '../records';
 import { invalidField } from '../engine/errors';
-import { by, listReply, orderOf, pageOf, type ListParams, type Page } from '../engine/list';
-import type { Context, Reply } from '../engine/operation';
+import { by, orderOf, pageOf, type ListParams, type Page } from '../engine/list';
+import type { Context } from '../engine/operation';
 import type { AlbumRecord, AlbumVideoRecord } from '../records/album';
 import { idsOf, inOrderOf, withMembers } from './memberships';
 import { clipSorts, videoListFilter } from './video-lists';
 import { readVideoUri } from './video-uris';
-import { representVideos } from './videos';
 
 /** The `sort` values of GET .../albums/{album_id}/videos (SPEC.md). */
 export const albumVideoSorts = ['alphabetical', 'comments', 'date', 'default', 'duration', 'likes', 'manual', 'modified_time', 'plays'] as const;
@@ -63,12 +62,6 @@ export async function albumVideos(ctx: Context<unknown>, album: AlbumRecord, p: 
   const page =
     p.containing_uri === undefined ? asked : pageOf({ per_page: asked.perPage, page: await pageContaining(fetch, p.containing_uri, asked.perPage) });
   return { page, ...(await fetch(page.offset, page.limit)) };
-}
-
-/** albumVideos as a list of Clips. */
-export async function albumVideoPage(ctx: Context<unknown>, album: AlbumRecord, p: AlbumVideoListParams): Promise<Reply> {
-  const { page, total, videos } = await albumVideos(ctx, album, p);
-  return listReply(ctx, page, total, await representVideos(ctx, videos), 'video');
 }
 
 /**

@@ -1,12 +1,8 @@
 import type { Store } from '../store/store';
-import { eq, where } from '../store/filters';
+import { where } from '../store/filters';
 import type { UserRecord } from '../records';
-import { listReply, pageOf, type ListParams } from '../engine/list';
-import type { Context, Reply } from '../engine/operation';
 import { isoTime } from '../support/time';
 import type { ChannelRecord, ChannelUserRecord } from '../records/channel';
-import { memberUsers, type MemberSort } from './memberships';
-import { representUsers } from './users';
 
 /** The channel↔user memberships and the channel counter each keeps exact. */
 const counters = {
@@ -42,12 +38,4 @@ export async function removeMember(store: Store, membership: ChannelMembership, 
 async function count(store: Store, membership: ChannelMembership, channel: ChannelRecord, userId: string, by: number): Promise<void> {
   await store.increment('channels', channel.id, counters[membership], by);
   if (membership === 'channel_followers') await store.increment('users', userId, 'channels_total', by);
-}
-
-/** A page of the users in a membership of a channel, by name or by when they joined (newest first). */
-export async function listChannelUsers(ctx: Context<unknown>, channel: ChannelRecord, membership: ChannelMembership, p: ListParams<MemberSort>): Promise<Reply> {
-  const page = pageOf(p);
-  const query = { sort: p.sort ?? 'date', direction: p.direction, query: p.query?.trim(), page } as const;
-  const result = await memberUsers(ctx.store, membership, eq('channel_id', channel.id), 'user_id', query);
-  return listReply(ctx, page, result.total, await representUsers(ctx, result.items), 'user');
 }

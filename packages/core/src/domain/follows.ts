@@ -1,13 +1,10 @@
-import type { Filter, Store } from '../store/store';
+import type { Store } from '../store/store';
 import { and, eq, isIn, where } from '../store/filters';
 import type { FollowRecord, UserRecord } from '../records';
 import { forbidden, invalidField } from '../engine/errors';
-import { listReply, pageOf, type ListParams } from '../engine/list';
-import type { Context, Reply } from '../engine/operation';
+import type { Context } from '../engine/operation';
 import { isoTime } from '../support/time';
 import { spendFollowAllowance } from './follow-limit';
-import { memberUsers, type MemberSort } from './memberships';
-import { representUsers } from './users';
 
 /** SPEC.md, Errors: the user cannot follow users. */
 export const cannotFollow = 3417;
@@ -49,15 +46,4 @@ export async function removeFollow(store: Store, userId: string, targetId: strin
   await store.increment('users', userId, 'following_total', -1);
   await store.increment('users', targetId, 'followers_total', -1);
   return true;
-}
-
-/**
- * A page of the users that follow rows name in `userField` (`target_id`: whom someone follows,
- * `user_id`: who follows someone), as Users in the list envelope; `users` narrows them further.
- */
-export async function listFollowUsers(ctx: Context<unknown>, rows: Filter, userField: string, users?: Filter): Promise<Reply> {
-  const p = ctx.params as ListParams<MemberSort>;
-  const page = pageOf(p);
-  const result = await memberUsers(ctx.store, 'follows', rows, userField, { sort: p.sort ?? 'date', direction: p.direction, query: p.query?.trim(), users, page });
-  return listReply(ctx, page, result.total, await representUsers(ctx, result.items), 'user');
 }

@@ -1,20 +1,15 @@
 import { enums, integer, max, min, number, object, optional, type Infer } from 'superstruct';
-import type { Filter } from '../store/store';
-import { and, eq, isIn, where } from '../store/filters';
+import { eq, where } from '../store/filters';
 import type { VideoRecord } from '../records';
 import { badRequest, invalidField, notFound } from '../engine/errors';
-import { by, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
-import type { Context, Reply } from '../engine/operation';
+import { by } from '../engine/list';
+import type { Context } from '../engine/operation';
 import { isoTime } from '../support/time';
-import { pageVideoKind, representPageVideo } from '../representations/ondemand-video';
-import { inOrderOf } from './memberships';
 import { announceLatePublication } from './ondemand-lifecycle';
-import { viewableRows } from './ondemand-page-lists';
 import { priceList } from './ondemand-page-fields';
 import type { OndemandPageRecord, PageVideoRecord, SeasonRecord, VideoKind } from '../records/ondemand';
 import { countOnPage, seasonFor } from './ondemand-video-rows';
-import { representContext } from './users';
-import { loadVideo, representVideos } from './videos';
+import { loadVideo } from './videos';
 
 export const videoKinds: VideoKind[] = ['extra', 'main', 'trailer'];
 
@@ -108,34 +103,5 @@ export async function putPageVideo(ctx: Context<unknown>, page: OndemandPageReco
   return row;
 }
 
-/** Page-video representations for rows of one page: Clips (one query per kind of data) and their seasons. */
-export async function representPageVideos(ctx: Context<unknown>, rows: PageVideoRecord[]): Promise<Record<string, unknown>[]> {
-  const videos = await inOrderOf<VideoRecord>(ctx.store, 'videos', rows.map((r) => r.video_id));
-  const clips = new Map((await representVideos(ctx, videos)).map((clip, i) => [videos[i].id, clip]));
-  const seasonIds = [...new Set(rows.flatMap((r) => (r.season_id ? [r.season_id] : [])))];
-  const seasons = seasonIds.length ? (await ctx.store.find<SeasonRecord>('ondemand_seasons', { where: isIn('id', seasonIds) })).items : [];
-  const seasonById = new Map(seasons.map((s) => [s.id, s]));
-  const rc = representContext(ctx);
-  return rows.flatMap((row) => {
-    const clip = clips.get(row.video_id);
-    return clip ? [representPageVideo(row, row.season_id ? (seasonById.get(row.season_id) ?? null) : null, clip, rc)] : [];
-  });
-}
-
 export const pageVideoSorts = { default: by('position', 'asc'), date: by('created_time', 'desc') };
 export type PageVideoSort = keyof typeof pageVideoSorts;
-
-/**
- * A page of the videos on a page (or in a season) that the caller may see, in the page's order or
- * newest first; `filter` keeps one type. Membership, type and the visibility rule all filter in the store.
- */
-export async function listPageVideos(ctx: Context<unknown>, rows: Filter, params: ListParams<PageVideoSort, VideoKind>): Promise<Reply> {
-  const page = pageOf(params);
-  const result = await ctx.store.find<PageVideoRecord>('ondemand_videos', {
-    where: viewableRows(ctx.principal.user, and(rows, params.filter ? eq('type', params.filter) : undefined)),
-    orderBy: orderOf(pageVideoSorts, params.sort ?? 'default', params.direction),
-    offset: page.offset,
-    limit: page.limit,
-  });
-  return listReply(ctx, page, result.total, await representPageVideos(ctx, result.items), pageVideoKind(representContext(ctx)));
-}

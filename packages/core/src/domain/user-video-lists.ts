@@ -2,12 +2,10 @@ import { object } from 'superstruct';
 import type { Store } from '../store/store';
 import { and, eq, inSelect, where } from '../store/filters';
 import type { UserRecord, UserVideoRecord, VideoRecord } from '../records';
-import { listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
-import type { Context, Reply } from '../engine/operation';
+import { listParams } from '../engine/list';
+import type { Context } from '../engine/operation';
 import { isoTime } from '../support/time';
-import { memberPage } from './memberships';
 import { clipSorts, videoListFilter, type ClipSort } from './video-lists';
-import { representVideos } from './videos';
 
 /** A user's own list of videos kept in a user↔video collection, and the User counter that counts its rows. */
 export interface UserVideoList {
@@ -23,25 +21,6 @@ export const watchedList: UserVideoList = { collection: 'watched', counter: 'wat
 export const userVideoListParams = object(
   listParams({ sort: Object.keys(clipSorts) as ClipSort[], filter: ['embeddable'] as const, query: true, filterEmbeddable: true }),
 );
-
-/**
- * A page of the videos in `user`'s list that the caller may see, as Clips, filtered, sorted and
- * paged in the store. `date` is when the user added the video, the latest first: the time of its
- * row, the only record of it.
- */
-export async function listUserVideos(ctx: Context<unknown>, list: UserVideoList, user: UserRecord, lastModified?: string | null): Promise<Reply> {
-  const p = ctx.params as ListParams<ClipSort, 'embeddable'>;
-  const sort = p.sort ?? 'date';
-  const page = pageOf(p);
-  const result = await memberPage<VideoRecord>(ctx.store, {
-    rows: { collection: list.collection, where: eq('user_id', user.id), memberField: 'video_id' },
-    members: { collection: 'videos', where: videoListFilter(ctx, p) },
-    orderBy: orderOf(clipSorts, sort, p.direction),
-    byRow: sort === 'date',
-    page,
-  });
-  return listReply(ctx, page, result.total, await representVideos(ctx, result.items), 'video', lastModified);
-}
 
 /** The video `videoId` as `user`'s list shows it to the caller; null when the list does not show it. */
 export async function findListedVideo(ctx: Context<unknown>, list: UserVideoList, user: UserRecord, videoId: string): Promise<VideoRecord | null> {

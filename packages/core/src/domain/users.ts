@@ -5,17 +5,15 @@ import { hashToken, newToken, type TokenRecord } from '../engine/auth';
 import { forbidden, notFound, unauthorized, codes } from '../engine/errors';
 import type { Context } from '../engine/operation';
 import type { Scope } from '../engine/scopes';
-import { type RepresentContext } from '../representations/common';
 import { isoTime } from '../support/time';
-import { representUser } from '../representations/user';
 import { type UserFacts } from '../records/user-facts';
 import { since, type Version } from '../engine/versions';
 import { connectionTotals } from './user-connections';
 import { listedTotals } from './listed-totals';
-import { identityOf, Remembered } from '../support/remembered';
+import { identityOf } from '../support/remembered';
 import { GenerationMemory } from '../store/generation-memory';
 import { userFilter } from './viewer-filters';
-import { deepFreeze, isShared } from '../store/copy-json';
+import { isShared } from '../store/copy-json';
 
 export interface NewUser {
   name: string;
@@ -94,16 +92,6 @@ export async function actingUser(ctx: Context<unknown>, action: string): Promise
   return user;
 }
 
-export const representContext = (ctx: Context<unknown>): RepresentContext => ({
-  baseUrl: ctx.baseUrl,
-  version: ctx.version,
-  viewer: ctx.principal.user,
-  ownerFiles: ctx.principal.scopes.has('video_files'),
-  links: ctx.links,
-  now: ctx.now(),
-  uploadQuotaBytes: ctx.config.uploadQuotaBytes,
-});
-
 /**
  * What the User representation of each of `users` needs besides the record, for `viewer`: whether
  * they follow each (one query), and the totals no counter keeps (from 3.2 on, where connections appear).
@@ -138,26 +126,3 @@ function followsOf(viewer: UserRecord, users: readonly UserRecord[], others: str
   const build = () => and(eq('user_id', viewer.id), isIn('target_id', others));
   return users.length === 1 ? userFilter(users[0], viewer, 'follows', build) : build();
 }
-
-/** User representations for a page of users, as the caller sees them. */
-export async function representUsers(ctx: Context<unknown>, users: UserRecord[]): Promise<Record<string, unknown>[]> {
-  const facts = await loadUserFacts(ctx.store, users, ctx.principal.user, ctx.version);
-  const rc = representContext(ctx);
-  return users.map((u, i) => sharedUser(u, rc, facts[i]));
-}
-
-/**
- * A User remembered per shared user document for a few viewers: what it shows besides the
- * document is the viewer's (their id, whether they may follow) and the facts loaded for them.
- */
-function sharedUser(user: UserRecord, rc: RepresentContext, facts: UserFacts): Record<string, unknown> {
-  const viewer = rc.viewer;
-  if (!isShared(user) || (viewer && !isShared(viewer))) return representUser(user, rc, facts);
-  const key = [viewer?.id, viewer?.can_follow, facts.followed, facts.moderatedChannels, facts.shared, rc.baseUrl, rc.version.join('.')].join('\u0000');
-  return sharedUsers.get(user, key, () => deepFreeze(representUser(user, rc, facts)));
-}
-
-const sharedUsers = new Remembered<Record<string, unknown>>(4);
-
-export const representOneUser = async (ctx: Context<unknown>, user: UserRecord): Promise<Record<string, unknown>> =>
-  (await representUsers(ctx, [user]))[0];

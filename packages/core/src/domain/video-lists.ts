@@ -2,11 +2,10 @@ import type { Filter, FindResult, OrderBy } from '../store/store';
 import { and, eq } from '../store/filters';
 import { matching } from '../store/search';
 import type { UserRecord, VideoRecord } from '../records';
-import { by, embeddableFilter, listReply, orderOf, pageOf, type ListParams, type Page } from '../engine/list';
-import type { Context, Reply } from '../engine/operation';
+import { by, embeddableFilter, type ListParams, type Page } from '../engine/list';
+import type { Context } from '../engine/operation';
 import { videoField } from '../schema/video-mirror';
 import { memberPage } from './memberships';
-import { representVideos } from './videos';
 import { visibleVideos, type VideoFields } from './visibility';
 import { listFilter } from './viewer-filters';
 
@@ -20,31 +19,6 @@ export const clipSorts = {
   plays: by('plays', 'desc'),
 };
 export type ClipSort = keyof typeof clipSorts;
-
-export interface VideoListOptions {
-  /** Which videos belong to the list (a membership semi-join, say); visibility is added here. */
-  where: Filter;
-  sorts: Record<string, OrderBy[]>;
-  defaultSort: string;
-  /** For `Last-Modified` and the If-Modified-Since 304 (engine/list.ts listReply). */
-  lastModified?: string | null;
-}
-
-/**
- * A page of the videos in a list that the caller may see, as Clips in the list envelope. The
- * visibility rule, `query` (name or description) and `filter=embeddable` all filter in the store,
- * so `total` and paging stay true.
- */
-export async function listVisibleVideos(ctx: Context<unknown>, params: ListParams, options: VideoListOptions): Promise<Reply> {
-  const page = pageOf(params);
-  const result = await ctx.store.find<VideoRecord>('videos', {
-    where: and(options.where, videoListFilter(ctx, params)),
-    orderBy: orderOf(options.sorts, params.sort ?? options.defaultSort, params.direction),
-    offset: page.offset,
-    limit: page.limit,
-  });
-  return listReply(ctx, page, result.total, await representVideos(ctx, result.items), 'video', options.lastModified);
-}
 
 /** The videos a list shows the caller: the visibility rule, `filter=embeddable` and `query` (name or description). */
 export function videoListFilter(ctx: Context<unknown>, params: ListParams): Filter {

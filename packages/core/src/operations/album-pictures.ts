@@ -4,7 +4,7 @@ import { created, deleted, operation, ok, updated, type Context } from '../engin
 import { addAlbumPicture, deleteAlbumPicture, loadAlbumPicture, setAlbumPictureActive } from '../domain/album-pictures';
 import { type AlbumPictureKind, albumPictures, type AlbumRecord } from '../records/album';
 import { loadOwnedAlbum } from '../domain/albums';
-import { representContext } from '../domain/users';
+import { representContext } from './represent-context';
 import type { PictureRecord } from '../records';
 import { isoTime } from '../support/time';
 import { albumPictureUri } from '../representations/album';

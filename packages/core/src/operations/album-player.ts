@@ -10,7 +10,7 @@ import { assertAlbumOpen } from '../domain/albums';
 import { findById } from '../domain/lookup';
 import { frameAncestors } from '../domain/page-security';
 import type { PlayerPageInput } from '../domain/player-page';
-import { representContext } from '../domain/users';
+import { representContext } from './represent-context';
 import type { VideoRecord } from '../records';
 import { albumPictureUri, albumPlayerLink } from '../representations/album';
 import { representPicture } from '../representations/picture';

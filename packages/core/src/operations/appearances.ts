@@ -3,7 +3,8 @@ import { listParams, type ListParams } from '../engine/list';
 import { operation } from '../engine/operation';
 import { appearancesOf } from '../domain/appearances';
 import { targetUser } from '../domain/users';
-import { clipSorts, listVisibleVideos, type ClipSort } from '../domain/video-lists';
+import { clipSorts, type ClipSort } from '../domain/video-lists';
+import { listVisibleVideos } from './video-lists';
 
 export const listAppearances = operation({
   id: 'users.appearances.list',

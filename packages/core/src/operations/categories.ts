@@ -5,11 +5,13 @@ import { listParams, listReply, pageOf, type ListParams } from '../engine/list';
 import { created, ok, operation, type Context } from '../engine/operation';
 import { categoriesOfVideo, checkSuggestionLimits, inCategory, lastVideoTime, loadCategory, setVideoCategories, videoInCategory } from '../domain/categories';
 import { loadOwnedVideo } from '../domain/owned-video';
-import { clipSorts, listVisibleVideos, type ClipSort } from '../domain/video-lists';
-import { loadVisibleVideo, representOne } from '../domain/videos';
+import { clipSorts, type ClipSort } from '../domain/video-lists';
+import { listVisibleVideos } from './video-lists';
+import { loadVisibleVideo } from '../domain/videos';
+import { representOne } from './represent-videos';
 import { categoryUserOperations } from './category-users';
 import { representCategory } from '../representations/category';
-import { representContext } from '../domain/users';
+import { representContext } from './represent-context';
 import { categoryFollowTimes } from '../domain/category-follows';
 import { categoryStats } from '../domain/category-stats';
 

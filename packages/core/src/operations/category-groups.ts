@@ -3,7 +3,8 @@ import { listParams, type ListParams } from '../engine/list';
 import { operation } from '../engine/operation';
 import { loadCategory } from '../domain/categories';
 import { groupsHolding } from '../domain/category-stats';
-import { groupSorts, listGroups } from '../domain/group-lists';
+import { groupSorts } from '../domain/group-lists';
+import { listGroups } from './represent-groups';
 
 type Sort = keyof typeof groupSorts;
 

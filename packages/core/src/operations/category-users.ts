@@ -3,7 +3,7 @@ import { listParams, listReply, orderOf, pageOf, type ListParams } from '../engi
 import { operation } from '../engine/operation';
 import { loadCategory } from '../domain/categories';
 import { categoryUsers } from '../domain/category-stats';
-import { representUsers } from '../domain/users';
+import { representUsers } from './represent-users';
 import type { UserRecord } from '../records';
 import { and } from '../store/filters';
 import { matching } from '../store/search';

@@ -2,10 +2,12 @@ import { array, object, optional, size, string } from 'superstruct';
 import { ApiError, codes } from '../engine/errors';
 import { listParams, type ListParams } from '../engine/list';
 import { ok, operation, type Context } from '../engine/operation';
-import { addMember, listChannelUsers } from '../domain/channel-members';
+import { addMember } from '../domain/channel-members';
+import { listChannelUsers } from './user-lists';
 import type { ChannelRecord } from '../records/channel';
 import { assertChannelOwner, loadChannel } from '../domain/channels';
-import { representOneUser, representUsers, targetUser } from '../domain/users';
+import { targetUser } from '../domain/users';
+import { representOneUser, representUsers } from './represent-users';
 import { resolveUsers } from '../domain/video-access';
 
 /**

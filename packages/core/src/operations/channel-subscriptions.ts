@@ -4,8 +4,10 @@ import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../
 import { noContent, operation } from '../engine/operation';
 import type { ChannelRecord, ChannelUserRecord } from '../records/channel';
 import { channelListFilter, channelSorts, type ChannelSort } from '../domain/channel-lists';
-import { addMember, isMember, listChannelUsers, removeMember } from '../domain/channel-members';
-import { findChannel, loadChannel, representChannels } from '../domain/channels';
+import { addMember, isMember, removeMember } from '../domain/channel-members';
+import { listChannelUsers } from './user-lists';
+import { findChannel, loadChannel } from '../domain/channels';
+import { representChannels } from './represent-channels';
 import { canViewChannel } from '../domain/channel-visibility';
 import { memberPage, memberSorts, type MemberSort } from '../domain/memberships';
 import { actingUser, targetUser } from '../domain/users';

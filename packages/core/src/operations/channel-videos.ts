@@ -3,7 +3,8 @@ import { forbidden, invalidField, notFound } from '../engine/errors';
 import { by, listParams, listReply, pageOf, type ListParams } from '../engine/list';
 import { noContent, ok, operation, type Context } from '../engine/operation';
 import type { ChannelRecord, ChannelVideoRecord } from '../records/channel';
-import { channelSorts, listVisibleChannels } from '../domain/channel-lists';
+import { channelSorts } from '../domain/channel-lists';
+import { listVisibleChannels } from './represent-channels';
 import {
   addChannelVideo,
   channelHasVideo,
@@ -17,7 +18,8 @@ import {
 } from '../domain/channel-videos';
 import { assertModerator, loadChannel } from '../domain/channels';
 import { readUriList } from '../domain/uri-list';
-import { loadVisibleVideo, representOne, representVideos } from '../domain/videos';
+import { loadVisibleVideo } from '../domain/videos';
+import { representOne, representVideos } from './represent-videos';
 import type { VideoRecord } from '../records';
 import { and, eq, inSelect } from '../store/filters';
 

@@ -5,7 +5,7 @@ import type { ChapterRecord } from '../records/chapter';
 import { assertTimecode, chaptersOf, loadChapter } from '../domain/chapters';
 import { stripUndefined } from '../domain/patch';
 import { loadOwnedVideo } from '../domain/owned-video';
-import { representContext } from '../domain/users';
+import { representContext } from './represent-context';
 import { videoFields } from '../domain/video-fields';
 import { loadVisibleVideo } from '../domain/videos';
 import type { VideoRecord } from '../records';

@@ -4,7 +4,7 @@ import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../
 import { created, noContent, ok, operation, updated, type Context, type Reply } from '../engine/operation';
 import { assertMayComment, assertNotSpam, commentCodes, commentText, loadComment } from '../domain/comments';
 import type { CommentRecord } from '../records/comment';
-import { representContext } from '../domain/users';
+import { representContext } from './represent-context';
 import { loadVisibleVideo } from '../domain/videos';
 import { pathChannel } from '../domain/channel-videos';
 import type { UserRecord } from '../records';

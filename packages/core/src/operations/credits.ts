@@ -7,7 +7,7 @@ import { creditAdded, creditRemoved } from '../domain/appearances';
 import { creditedUser, loadCredit, userUriPattern } from '../domain/credits';
 import { loadOwnedVideo } from '../domain/owned-video';
 import { stripUndefined } from '../domain/patch';
-import { representContext } from '../domain/users';
+import { representContext } from './represent-context';
 import { videoFields } from '../domain/video-fields';
 import { loadVisibleVideo } from '../domain/videos';
 import { pathChannel } from '../domain/channel-videos';

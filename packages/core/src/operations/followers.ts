@@ -1,7 +1,7 @@
 import { object } from 'superstruct';
 import { listParams } from '../engine/list';
 import { operation } from '../engine/operation';
-import { listFollowUsers } from '../domain/follows';
+import { listFollowUsers } from './user-lists';
 import { memberSorts, type MemberSort } from '../domain/memberships';
 import { targetUser } from '../domain/users';
 import { eq } from '../store/filters';

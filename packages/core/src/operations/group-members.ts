@@ -3,10 +3,12 @@ import { forbidden, notFound } from '../engine/errors';
 import { listParams, listReply, pageOf, type ListParams } from '../engine/list';
 import { noContent, operation } from '../engine/operation';
 import { moderatorRoles } from '../records/group';
-import { groupSorts, listGroups } from '../domain/group-lists';
+import { groupSorts } from '../domain/group-lists';
+import { listGroups } from './represent-groups';
 import { addMember, assertCanSeeContents, assertMayUseGroups, loadGroup, membershipOf, removeMember } from '../domain/groups';
 import { memberUsers, memberSorts, type MemberSort } from '../domain/memberships';
-import { actingUser, representUsers, targetUser } from '../domain/users';
+import { actingUser, targetUser } from '../domain/users';
+import { representUsers } from './represent-users';
 import { and, eq, inSelect, isIn } from '../store/filters';
 
 export const listGroupMembers = operation({

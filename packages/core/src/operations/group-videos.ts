@@ -6,8 +6,9 @@ import { since } from '../engine/versions';
 import type { GroupMemberRecord, GroupRecord } from '../records/group';
 import { addGroupVideo, approveGroupVideo, findGroupVideo, inGroup, removeGroupVideo } from '../domain/group-videos';
 import { assertCanSeeContents, isModerator, loadGroup, membershipOf } from '../domain/groups';
-import { listVisibleVideos } from '../domain/video-lists';
-import { loadVideo, loadVisibleVideo, representOne } from '../domain/videos';
+import { listVisibleVideos } from './video-lists';
+import { loadVideo, loadVisibleVideo } from '../domain/videos';
+import { representOne } from './represent-videos';
 import { assertCanView } from '../domain/visibility';
 import type { UserRecord, VideoRecord } from '../records';
 

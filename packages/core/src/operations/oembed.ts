@@ -3,7 +3,7 @@ import { ApiError } from '../engine/errors';
 import { ok, operation, type Context } from '../engine/operation';
 import { headerOf } from '../engine/request';
 import { assertEmbeddable, embedSize, oembedVideo } from '../domain/oembed';
-import { representContext } from '../domain/users';
+import { representContext } from './represent-context';
 import type { UserRecord } from '../records';
 import { oembedXml, representOembed } from '../representations/oembed';
 import { representUserSummary } from '../representations/user';

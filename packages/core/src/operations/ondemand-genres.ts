@@ -9,8 +9,8 @@ import { inGenre, loadGenre, regionOf, soldIn } from '../domain/ondemand-catalog
 import { publishDuePages } from '../domain/ondemand-lifecycle';
 import { loadOwnedPage, loadVisiblePage, visiblePages } from '../domain/ondemand-pages';
 import type { OndemandPageRecord, PageGenreRecord } from '../records/ondemand';
-import { representPages } from '../domain/ondemand-represent';
-import { representContext } from '../domain/users';
+import { representPages } from './represent-ondemand';
+import { representContext } from './represent-context';
 import { isoTime } from '../support/time';
 import { representGenre } from '../representations/ondemand-genre';
 import { pageUri } from '../representations/ondemand-page';

@@ -8,7 +8,7 @@ import { pageLikers } from '../domain/ondemand-page-lists';
 import { loadVisiblePage } from '../domain/ondemand-pages';
 import type { VideoKind } from '../records/ondemand';
 import { videoKinds } from '../domain/ondemand-videos';
-import { representUsers } from '../domain/users';
+import { representUsers } from './represent-users';
 
 /** `date` is the users' join date: a user who liked several of the page's videos is listed once. */
 const sorts = { alphabetical: by('name', 'asc'), date: by('created_time', 'desc') };

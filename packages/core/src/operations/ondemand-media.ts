@@ -5,7 +5,7 @@ import { since } from '../engine/versions';
 import { addMedia, deleteMedia, loadMedia, mediaUri, pageMedia, setMediaActive, type MediaKind } from '../domain/ondemand-media';
 import { loadOwnedPage, loadVisiblePage } from '../domain/ondemand-pages';
 import type { OndemandPageRecord } from '../records/ondemand';
-import { representContext } from '../domain/users';
+import { representContext } from './represent-context';
 import type { PictureRecord } from '../records';
 import { isoTime } from '../support/time';
 import { representPicture } from '../representations/picture';

@@ -9,7 +9,7 @@ import { checkPageRules, newPage, pageFields, pageLink } from '../domain/ondeman
 import { announcePublished, editFields, nextState, publishDuePages } from '../domain/ondemand-lifecycle';
 import { deletePageRecords, loadOwnedPage, loadVisiblePage, visiblePages } from '../domain/ondemand-pages';
 import type { OndemandPageRecord } from '../records/ondemand';
-import { representOnePage, representPages } from '../domain/ondemand-represent';
+import { representOnePage, representPages } from './represent-ondemand';
 import { actingUser, targetUser } from '../domain/users';
 import { isoTime } from '../support/time';
 import { pageMediaPrefixes } from '../domain/ondemand-media';

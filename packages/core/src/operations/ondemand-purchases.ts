@@ -8,7 +8,7 @@ import { publishDuePages } from '../domain/ondemand-lifecycle';
 import { loadVisiblePage } from '../domain/ondemand-pages';
 import { purchaseFields, recordPurchase } from '../domain/ondemand-purchases';
 import type { OndemandPageRecord } from '../records/ondemand';
-import { representOnePage, representPages } from '../domain/ondemand-represent';
+import { representOnePage, representPages } from './represent-ondemand';
 import { actingUser } from '../domain/users';
 
 const kind = 'ondemand.page';

@@ -6,8 +6,9 @@ import { eq } from '../store/filters';
 import { findById } from '../domain/lookup';
 import { loadVisiblePage } from '../domain/ondemand-pages';
 import type { SeasonRecord, VideoKind } from '../records/ondemand';
-import { listPageVideos, pageVideoSorts, videoKinds, type PageVideoSort } from '../domain/ondemand-videos';
-import { representContext } from '../domain/users';
+import { pageVideoSorts, videoKinds, type PageVideoSort } from '../domain/ondemand-videos';
+import { listPageVideos } from './represent-ondemand';
+import { representContext } from './represent-context';
 import { representSeason } from '../representations/ondemand-season';
 
 const kind = 'ondemand.season';

@@ -7,7 +7,7 @@ import { findById } from '../domain/lookup';
 import { loadVisibleVideo } from '../domain/videos';
 import type { TexttrackRecord, UserRecord, VideoRecord } from '../records';
 import { where } from '../store/filters';
-import { representContext } from '../domain/users';
+import { representContext } from './represent-context';
 import { recordWatched, viewerCookie } from '../domain/plays';
 import { doNotTrack, recordEvent } from '../domain/analytics-events';
 import { representUserSummary } from '../representations/user';

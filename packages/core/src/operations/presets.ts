@@ -4,9 +4,10 @@ import { created, noContent, ok, operation, type Context } from '../engine/opera
 import type { EmbedPresetRecord, PresetSettings } from '../records/embed';
 import { mergeDeep } from '../domain/patch';
 import { deletePreset, loadOwnPreset } from '../domain/presets';
-import { actingUser, representContext } from '../domain/users';
+import { actingUser } from '../domain/users';
+import { representContext } from './represent-context';
 import { videoFields } from '../domain/video-fields';
-import { listVisibleVideos } from '../domain/video-lists';
+import { listVisibleVideos } from './video-lists';
 import { defaultEmbed, normalizeEmbed } from '../domain/video-write';
 import type { UserRecord } from '../records';
 import { isoTime } from '../support/time';

@@ -4,7 +4,7 @@ import { by, listParams, type ListParams } from '../engine/list';
 import { noContent, operation } from '../engine/operation';
 import { loadProject, ownVideo, ownVideos, projectFamily, releaseVideos } from '../domain/projects';
 import { setParentFolder } from '../domain/video-containers';
-import { listVisibleVideos } from '../domain/video-lists';
+import { listVisibleVideos } from './video-lists';
 import { eq } from '../store/filters';
 
 const paths = ['/me/projects/{project_id}/videos', '/users/{user_id}/projects/{project_id}/videos'];

@@ -3,7 +3,7 @@ import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../
 import { created, noContent, ok, operation } from '../engine/operation';
 import type { ProjectRecord } from '../records/project';
 import { loadProject, projectFamily, projectOwner, readProjectName, removeProject } from '../domain/projects';
-import { representContext } from '../domain/users';
+import { representContext } from './represent-context';
 import type { UserRecord } from '../records';
 import { isoTime } from '../support/time';
 import { representProject } from '../representations/project';

@@ -2,8 +2,9 @@ import { object, optional, size, string, unknown as anything } from 'superstruct
 import { ApiError, forbidden, notFound } from '../engine/errors';
 import { noContent, ok, operation, type Context, type Reply } from '../engine/operation';
 import { since } from '../engine/versions';
-import { representContext, targetUser } from '../domain/users';
-import { representOne } from '../domain/videos';
+import { targetUser } from '../domain/users';
+import { representContext } from './represent-context';
+import { representOne } from './represent-videos';
 import { probeVideo, finishedBlobKey, stagingKey } from '../uploads/uploads';
 import { uploadLinks, uploadId } from '../media/upload-links';
 import { enqueueTranscode } from '../uploads/transcode-job';

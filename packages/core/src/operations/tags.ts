@@ -6,7 +6,8 @@ import { since } from '../engine/versions';
 import { loadOwnedVideo } from '../domain/owned-video';
 import { addTags, readTagList, readTagWord, rejectParameters, removeTag } from '../domain/tags';
 import { memberVideosPage, onMirror, visibleMembers, type VideoMembership } from '../domain/video-lists';
-import { loadVisibleVideo, representVideos } from '../domain/videos';
+import { loadVisibleVideo } from '../domain/videos';
+import { representVideos } from './represent-videos';
 import type { TagRecord } from '../records';
 import { representTag } from '../representations/tag';
 

@@ -6,7 +6,7 @@ import { since } from '../engine/versions';
 import { forbiddenOnInvalid } from '../domain/forbidden-params';
 import { stripUndefined } from '../domain/patch';
 import { assertEnabled, keepOneActive, loadTrack, loadTrackVideo, texttrackTypes } from '../domain/texttracks';
-import { representContext } from '../domain/users';
+import { representContext } from './represent-context';
 import { videoFields } from '../domain/video-fields';
 import { loadVisibleVideo } from '../domain/videos';
 import { pathChannel } from '../domain/channel-videos';

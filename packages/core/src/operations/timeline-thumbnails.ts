@@ -2,7 +2,7 @@ import { notFound } from '../engine/errors';
 import { created, ok, operation } from '../engine/operation';
 import { findById } from '../domain/lookup';
 import { loadOwnedVideo } from '../domain/owned-video';
-import { representContext } from '../domain/users';
+import { representContext } from './represent-context';
 import type { TimelineThumbnailRecord } from '../records';
 import { isoTime } from '../support/time';
 import { representTimelineThumbnail } from '../representations/timeline-thumbnail';

@@ -4,7 +4,8 @@ import { operation } from '../engine/operation';
 import { sharedWith } from '../domain/user-connections';
 import { userVideoListParams } from '../domain/user-video-lists';
 import { actingUser, targetUser } from '../domain/users';
-import { clipSorts, listVisibleVideos, type ClipSort } from '../domain/video-lists';
+import { clipSorts, type ClipSort } from '../domain/video-lists';
+import { listVisibleVideos } from './video-lists';
 
 /**
  * The lists the User's connections name beyond SPEC.md's rows (issue 22: every connection the

@@ -3,7 +3,8 @@ import { contentRatings, privacyComments, privacyEmbeds, privacyViews } from '..
 import { ApiError, codes, invalidField } from '../engine/errors';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { ok, operation, updated } from '../engine/operation';
-import { actingUser, representOneUser, representUsers, targetUser } from '../domain/users';
+import { actingUser, targetUser } from '../domain/users';
+import { representOneUser, representUsers } from './represent-users';
 import { hashSecret } from '../domain/secrets';
 import type { UserRecord } from '../records';
 import { isoTime } from '../support/time';

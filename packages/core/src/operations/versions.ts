@@ -5,7 +5,7 @@ import { since } from '../engine/versions';
 import { findById } from '../domain/lookup';
 import { loadOwnedVideo } from '../domain/owned-video';
 import { httpUrl } from '../domain/video-fields';
-import { representOne } from '../domain/videos';
+import { representOne } from './represent-videos';
 import type { VideoRecord, VideoVersionRecord } from '../records';
 import { isoTime } from '../support/time';
 import { representVideoVersion } from '../representations/video-version';

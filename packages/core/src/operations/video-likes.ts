@@ -2,7 +2,7 @@ import { object, optional, size, string } from 'superstruct';
 import { listParams, listReply, pageOf, type ListParams } from '../engine/list';
 import { operation } from '../engine/operation';
 import { memberSorts, videoMembers, type MemberSort } from '../domain/memberships';
-import { representUsers } from '../domain/users';
+import { representUsers } from './represent-users';
 import { loadVisibleVideo } from '../domain/videos';
 import { pathChannel } from '../domain/channel-videos';
 

@@ -4,7 +4,7 @@ import { by, listParams, listReply, pageOf, type ListParams } from '../engine/li
 import { created, deleted, ok, operation, updated, type Context } from '../engine/operation';
 import { since } from '../engine/versions';
 import { loadOwnedVideo } from '../domain/owned-video';
-import { representContext } from '../domain/users';
+import { representContext } from './represent-context';
 import { loadVideoPicture, ofVideo, setPictureActive, videoPictureUri } from '../domain/video-pictures';
 import { loadVisibleVideo } from '../domain/videos';
 import { pathChannel } from '../domain/channel-videos';

@@ -5,7 +5,8 @@ import { noContent, ok, operation } from '../engine/operation';
 import { since } from '../engine/versions';
 import { videoMembers } from '../domain/memberships';
 import { loadOwnedVideo } from '../domain/owned-video';
-import { representOneUser, representUsers, targetUser } from '../domain/users';
+import { targetUser } from '../domain/users';
+import { representOneUser, representUsers } from './represent-users';
 import { assertUserList, grantAccess, resolveUsers, revokeAccess } from '../domain/video-access';
 import { videoDomainOperations } from './video-domains';
 

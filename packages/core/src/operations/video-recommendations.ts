@@ -5,7 +5,7 @@ import { operation } from '../engine/operation';
 import { since } from '../engine/versions';
 import { pathChannel } from '../domain/channel-videos';
 import { visibleChannels } from '../domain/channel-visibility';
-import { listVisibleVideos } from '../domain/video-lists';
+import { listVisibleVideos } from './video-lists';
 import { loadVisibleVideo } from '../domain/videos';
 import { and, eq, inSelect, isIn, ne, or } from '../store/filters';
 import { viewPassword } from '../domain/video-fields';

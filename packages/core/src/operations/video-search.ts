@@ -3,7 +3,7 @@ import { invalidField } from '../engine/errors';
 import { by, listParams, listReply, orderOf, pageOf, type ListParams } from '../engine/list';
 import { operation } from '../engine/operation';
 import { visibleVideos } from '../domain/visibility';
-import { representVideos } from '../domain/videos';
+import { representVideos } from './represent-videos';
 import { clipSorts } from '../domain/video-lists';
 import { isoTime } from '../support/time';
 import type { VideoRecord } from '../records';

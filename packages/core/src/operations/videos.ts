@@ -1,7 +1,8 @@
 import { object } from 'superstruct';
 import { notFound } from '../engine/errors';
 import { deleted, ok, operation, updated } from '../engine/operation';
-import { deleteVideoRecords, loadVideo, loadVisibleVideo, representOne } from '../domain/videos';
+import { deleteVideoRecords, loadVideo, loadVisibleVideo } from '../domain/videos';
+import { representOne } from './represent-videos';
 import { setVideoPreset } from '../domain/presets';
 import { targetUser } from '../domain/users';
 import { assertCanView } from '../domain/visibility';

@@ -3,9 +3,11 @@ import { notFound } from '../engine/errors';
 import { by } from '../engine/list';
 import { noContent, ok, operation } from '../engine/operation';
 import { noteActivity } from '../domain/activity';
-import { addUserVideo, findListedVideo, listUserVideos, removeUserVideo, userVideoListParams, watchlaterList } from '../domain/user-video-lists';
+import { addUserVideo, findListedVideo, removeUserVideo, userVideoListParams, watchlaterList } from '../domain/user-video-lists';
+import { listUserVideos } from './video-lists';
 import { actingUser } from '../domain/users';
-import { loadVisibleVideo, representOne } from '../domain/videos';
+import { loadVisibleVideo } from '../domain/videos';
+import { representOne } from './represent-videos';
 import type { UserVideoRecord } from '../records';
 import { eq } from '../store/filters';
 

@@ -1,12 +1,10 @@
 import type { Store } from '../../store/store';
 import { lt } from '../../store/filters';
 import { hashToken, newToken, type TokenRecord } from '../../engine/auth';
-import type { Context, Reply } from '../../engine/operation';
+import type { Reply } from '../../engine/operation';
 import { appScopes, isScope, type Scope } from '../../engine/scopes';
 import { isoTime } from '../../support/time';
 import type { UserRecord } from '../../records';
-import { representUsers } from '../users';
-import { representApp } from './apps';
 import type { AppRecord } from './records';
 
 /**
@@ -40,23 +38,6 @@ export async function issueToken(store: Store, now: Date, ttlSeconds: number | n
     code_id: grant.codeId ?? null,
   });
   return { token, record };
-}
-
-/**
- * The hosted API's `auth` shape: the token, `bearer`, its scopes space-separated, its app (null
- * for a personal token, which has none), the User for a user's token (as the token reads them:
- * as that user sees themselves with `private`, as anybody does without), and `expires_on` (Unix seconds, as the published schema has it) when it expires.
- */
-export async function authBody(ctx: Context<unknown>, token: string, record: TokenRecord, app: AppRecord | null, user: UserRecord | null): Promise<Record<string, unknown>> {
-  const body: Record<string, unknown> = {
-    access_token: token,
-    token_type: 'bearer',
-    scope: record.scopes.join(' '),
-    app: app ? representApp(app) : null,
-  };
-  if (user) body.user = (await representUsers({ ...ctx, principal: { user: record.scopes.includes('private') ? user : null, self: user, scopes: new Set(record.scopes) } }, [user]))[0];
-  if (record.expires_time) body.expires_on = String(Math.floor(Date.parse(record.expires_time) / 1000));
-  return body;
 }
 
 /** 200 with `auth`; never stored by a cache (RFC 6749 §5.1). */
