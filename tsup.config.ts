@@ -11,7 +11,7 @@ const pkg = (dir: string, extra: Options = {}): Options => ({
   sourcemap: true,
   clean: true,
   dts: false,
-  external: [/^@reelbase\//, /^@tus\//, 'busboy', 'better-sqlite3', 'pg', 'lowdb', 'superstruct', 'commander', 'ink', 'react', 'sharp', /^@ffmpeg-installer\//, /^@aws-sdk\//, 'pino', 'pino-pretty', 'prom-client'],
+  external: [/^@reelbase\//, /^@tus\//, 'busboy', 'better-sqlite3', 'pg', 'lowdb', 'superstruct', 'commander', 'ink', 'react', 'sharp', /^@ffmpeg-installer\//, /^@aws-sdk\//, 'pino', 'pino-pretty', 'prom-client', 'maxmind', 'ua-parser-js'],
   ...extra,
 });
 

@@ -8,6 +8,8 @@ import { createToken, createUser, parseScopes, type Store } from '@reelbase/core
 
 const entry = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const tsx = import.meta.resolve('tsx');
+/** The command as installed (`bin/reelbase.js` running the build in dist/, which `npm install` makes). */
+const bin = fileURLToPath(new URL('../bin/reelbase.js', import.meta.url));
 
 export interface CliProcess {
   child: ChildProcess;
@@ -22,10 +24,12 @@ export const beforeNodeEndOfLife = { REELBASE_TEST_TODAY: '2000-01-01' };
 
 /**
  * `reelbase <args>` in a process of its own with exactly `env` (plus PATH, no SIGTERM drain and no Node.js notice), answered once a line
- * of its stdout matches `ready` (the server's "Stop with Ctrl-C.", a worker's first line).
+ * of its stdout matches `ready` (the server's "Stop with Ctrl-C.", a worker's first line). From source,
+ * or `built`: the installed bin over dist/.
  */
-export async function startCli(args: string[], env: Record<string, string>, ready: RegExp, cwd: string): Promise<CliProcess> {
-  const child = spawn(process.execPath, ['--import', tsx, '--conditions=source', entry, ...args], {
+export async function startCli(args: string[], env: Record<string, string>, ready: RegExp, cwd: string, from: 'source' | 'built' = 'source'): Promise<CliProcess> {
+  const command = from === 'built' ? [bin] : ['--import', tsx, '--conditions=source', entry];
+  const child = spawn(process.execPath, [...command, ...args], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
     // No drain on SIGTERM unless a test asks: the processes here are stopped by the dozen, with no balancer to tell.
