@@ -1,4 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
+
+/**
+ * What a package's build leaves to `import`: every package it depends on (installed beside it), never
+ * bundled — a CommonJS module inlined into an ESM build breaks on its own `require` (maxmind's did).
+ */
+function dependenciesOf(dir: string): RegExp[] {
+  const manifest = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { dependencies?: object; peerDependencies?: object };
+  const names = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
+  return names.map((name) => new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(/|$)`));
+}
 
 // One build per workspace package; packages stay separate so each can be published
 // and imported on its own (cli → http → worker → blobs-* → core ← store-*).
@@ -11,7 +22,7 @@ const pkg = (dir: string, extra: Options = {}): Options => ({
   sourcemap: true,
   clean: true,
   dts: false,
-  external: [/^@reelbase\//, /^@tus\//, 'busboy', 'better-sqlite3', 'pg', 'lowdb', 'superstruct', 'commander', 'ink', 'react', 'sharp', /^@ffmpeg-installer\//, /^@aws-sdk\//, 'pino', 'pino-pretty', 'prom-client', 'maxmind', 'ua-parser-js'],
+  external: [/^@reelbase\//, ...dependenciesOf(dir)],
   ...extra,
 });
 
