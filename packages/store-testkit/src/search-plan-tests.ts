@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { and, eq, parseSearch, RELEVANCE, SEARCH_WEIGHTS, searchWords, type Doc, type FindOptions, type Schema, type SearchTerm, type Store } from '@reelbase/core';
+import { and, eq, parseSearch, RELEVANCE, SEARCH_WEIGHTS, searchWords, type Doc, type FindOptions, type SearchTerm, type Store } from '@reelbase/core';
 import type { StoreTestDriver } from './driver';
+import { searchSchema } from './search-tests';
 
-/** The search schema of search-tests.ts: three tiers, an owner key, plays as the relevance tie-break. */
-const planSchema: Schema = {
-  clips: {
-    id: 'auto',
-    fields: { title: 'text', labels: 'text', body: 'text', owner: 'string', plays: 'integer' },
-    search: [['title'], ['labels'], ['body']],
-    searchKeys: ['owner'],
-    searchTies: 'plays',
-  },
-};
 const tiers = [['title'], ['labels'], ['body']] as const;
 
 /**
@@ -103,7 +94,7 @@ export function searchPlanTests(driver: StoreTestDriver): void {
     let store: Store;
     let first = 0;
     before(async () => {
-      store = await driver.open(planSchema);
+      store = await driver.open(searchSchema);
       first = Number((await store.insertMany('clips', library))[0]);
     });
     after(() => store.close());

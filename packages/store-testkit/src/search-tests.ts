@@ -4,7 +4,7 @@ import { and, eq, foldText, matches, RELEVANCE, type Doc, type FindOptions, type
 import type { StoreTestDriver } from './driver';
 
 /** A searchable collection: title weighs most, then labels, then body; searches are often one owner's, and relevance ties go to plays. */
-const searchSchema: Schema = {
+export const searchSchema: Schema = {
   clips: {
     id: 'auto',
     fields: { title: 'text', labels: 'text', body: 'text', owner: 'string', plays: 'integer' },
