@@ -1,6 +1,7 @@
 import { boolean, object, optional } from 'superstruct';
 import { oembedDiscovery } from '../domain/oembed';
 import { forbidden, notFound } from '../engine/errors';
+import { downloadName } from '../domain/media-files';
 import { by } from '../engine/list';
 import { ok, operation, type Context, type Reply } from '../engine/operation';
 import { findById } from '../domain/lookup';
@@ -61,7 +62,7 @@ export const getVideoFile = operation({
       headers: { 'Cache-Control': 'private, max-age=0' },
       file: {
         ...video.file,
-        ...(ctx.params.download ? { downloadName: `${video.name.replace(/[^\w .-]+/g, '_').trim() || `video-${video.id}`}.${ext}` } : {}),
+        ...(ctx.params.download ? { downloadName: downloadName(video, `.${ext}`) } : {}),
       },
     };
   },
