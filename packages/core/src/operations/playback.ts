@@ -20,7 +20,7 @@ import { representCustomLogo } from '../representations/custom-logo';
 import type { CustomLogoRecord, EmbedPresetRecord } from '../records/embed';
 import { frameAncestors, originSource } from '../domain/page-security';
 import { inlineSource, pageHeaders } from '../support/page-security';
-import { beaconsScriptPath, effectiveEmbed, playerPage, playerScripts, type PlayerPageInput, type PlayerTrack } from '../domain/player-page';
+import { beaconsScriptPath, effectiveEmbed, playerPage, playerScripts, stateScripts, type PlayerPageInput, type PlayerState, type PlayerTrack } from '../domain/player-page';
 import { viewParams, viewPassword } from '../domain/video-fields';
 import { playerOptions } from '../domain/embed-params';
 import type { ChapterRecord } from '../records/chapter';
@@ -121,6 +121,7 @@ export async function playerInput(ctx: Context<unknown>, video: VideoRecord, pas
   const src = fallback
     ? `${base}/${fallback.file}`
     : `${ctx.baseUrl}/videos/${video.id}/file${password ? `?password=${encodeURIComponent(password)}` : ''}`;
+  const state = playerState(video);
   const preset = video.preset_id ? await ctx.store.get<EmbedPresetRecord>('presets', video.preset_id) : null;
   const embed = effectiveEmbed(video.embed, preset?.user_id === video.user_id ? preset.settings : null);
   return {
@@ -129,7 +130,7 @@ export async function playerInput(ctx: Context<unknown>, video: VideoRecord, pas
     src,
     hls,
     storyboard: set?.storyboard ? `${base}/${set.storyboard.vtt}` : null,
-    scripts: hls ? playerScripts.map((path) => `${ctx.baseUrl}${path}`) : [],
+    scripts: (hls ? playerScripts : state ? stateScripts : []).map((path) => `${ctx.baseUrl}${path}`),
     poster: sizedLink(clipPicture(video, videoUri(video.id), rc), 1280),
     owner: owner ? { name: owner.name, portrait: sizedLink(representUserSummary(owner, rc).pictures, 72) } : null,
     tracks: await playerTracks(ctx, video),
@@ -145,9 +146,20 @@ export async function playerInput(ctx: Context<unknown>, video: VideoRecord, pas
     options: playerOptions(ctx.request.query, embed),
     qualities: set ? [...set.list].sort((a, b) => b.height * b.width - a.height * a.width).map((r) => r.name) : [],
     chapters: set ? await playerChapters(ctx, video) : [],
-    // A failed transcode leaves nothing that plays (the upload was not a video the tools could read).
-    state: !set && video.transcode_status === 'error' ? 'failed' : null,
+    state,
   };
+}
+
+/**
+ * What the page says instead of playing, before the video has renditions: a failed transcode
+ * leaves nothing that plays (the upload was not a video the tools could read); a queued or running
+ * one, nothing yet — on a server without workers it stays queued, and the page says so meanwhile.
+ * A replacement's transcode plays the current renditions meanwhile.
+ */
+function playerState(video: VideoRecord): PlayerState | null {
+  if (video.renditions) return null;
+  if (video.transcode_status === 'error') return 'failed';
+  return video.status === 'transcode_starting' || video.status === 'transcoding' ? 'processing' : null;
 }
 
 /**
@@ -159,7 +171,7 @@ export function playerHeaders(input: PlayerPageInput | null, style: string, ance
   const hls = input?.hls ?? null;
   const security = pageHeaders({
     'style-src': [inlineSource(style)],
-    ...(input && hls ? { 'script-src': origins([...input.scripts]) } : {}),
+    ...(input?.scripts.length ? { 'script-src': origins([...input.scripts]) } : {}),
     // Text tracks load as media, and so does a stream played natively; hls.js plays through a
     // MediaSource at a blob: URL, fetching playlists and segments itself.
     ...(input ? { 'media-src': [...origins([input.src, hls, ...input.tracks.map((t) => t.src)]), ...(hls ? ['blob:'] : [])] } : {}),
