@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { drivers, Harness, makeClip, uploadByTus, startTlsFront, type Answer, type Fixture, type TlsFront, browserSkip, findChromium } from '../src/index';
+import type { Browser, Page } from 'playwright-core';
+import { makeClip, startPlayerFixture, uploadByTus, startTlsFront, type Answer, type Fixture, type Harness, type PlayerFixture, type TlsFront, browserSkip } from '../src/index';
 
 /**
  * The player.js protocol in Debian's chromium: a page on another origin (`embed.localhost`, which
@@ -15,36 +15,31 @@ import { drivers, Harness, makeClip, uploadByTus, startTlsFront, type Answer, ty
  * with @reelbase/player-api at the server's own address.
  * Both run one scenario (`scenario` below): the same calls, the same answers.
  */
-const executablePath = findChromium() ?? '';
 const vimeoPlayer = readFileSync(createRequire(import.meta.url).resolve('@vimeo/player/dist/player.js'));
 const playerApi = readFileSync(new URL('../../player-api/src/index.js', import.meta.url));
 
 describe('the player speaks player.js to @vimeo/player and @reelbase/player-api (chromium, sqlite)', { skip: browserSkip() }, () => {
+  let f: PlayerFixture;
   let h: Harness;
   let alice: Fixture;
   let id: string;
   let browser: Browser;
   let embedder: Server;
   let embedOrigin: string;
-  let front: TlsFront;
+  let front: TlsFront | undefined;
 
   before(async () => {
-    // trustProxy: behind the TLS front, the player's links are https ones (no mixed content).
-    h = await Harness.start(drivers[0], {}, { trustProxy: true });
-    alice = await h.user('Alice');
-    id = await uploadByTus(h, alice.token, await makeClip({ width: 640, height: 360, seconds: 6 }), { name: 'Driven' });
-    front = await startTlsFront(Number(new URL(h.server.url).port), 'player.vimeo.com');
-    [browser] = await Promise.all([
-      chromium.launch({
-        executablePath,
-        args: [
-          '--headless', '--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required',
-          `--host-resolver-rules=MAP player.vimeo.com:443 127.0.0.1:${front.port}`, '--ignore-certificate-errors',
-        ],
-        timeout: 30_000,
-      }),
-      h.settle(),
-    ]);
+    f = await startPlayerFixture({
+      clip: { width: 640, height: 360, seconds: 6 },
+      video: { name: 'Driven' },
+      // trustProxy: behind the TLS front, the player's links are https ones (no mixed content).
+      server: { trustProxy: true },
+      args: async (started) => {
+        front = await startTlsFront(Number(new URL(started.server.url).port), 'player.vimeo.com');
+        return ['--autoplay-policy=no-user-gesture-required', `--host-resolver-rules=MAP player.vimeo.com:443 127.0.0.1:${front.port}`, '--ignore-certificate-errors'];
+      },
+    });
+    ({ h, alice, id, browser } = f);
     const ok = (r: Answer, status: number) => (assert.equal(r.status, status, r.text), r.body);
     const track = ok(await h.call('POST', `/videos/${id}/texttracks`, { token: alice.token, json: { type: 'captions', language: 'fr', name: 'Français', active: true } }), 201);
     const put = await fetch(track.link, { method: 'PUT', headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'text/plain' }, body: '1\n00:00:00,500 --> 00:00:05,500\nBonjour\n' });
@@ -67,10 +62,9 @@ describe('the player speaks player.js to @vimeo/player and @reelbase/player-api 
     embedOrigin = `http://embed.localhost:${(embedder.address() as AddressInfo).port}`;
   });
   after(async () => {
-    await browser?.close();
     await new Promise((resolve) => embedder?.close(resolve));
+    await f?.stop();
     await front?.close();
-    await h?.stop();
   });
 
   /** What the embedding page does once its player exists: keep each event it hears. */
