@@ -107,7 +107,8 @@ async function playerReply(ctx: Context<unknown>, video: VideoRecord, password: 
 
 /**
  * What the player page of `video` shows and loads, with the video's own settings. Before the
- * video has renditions it plays the file (`password` carried along).
+ * video has renditions it says why (`playerState`), or, with no transcode to wait for, plays the
+ * file (`password` carried along).
  */
 export async function playerInput(ctx: Context<unknown>, video: VideoRecord, password: string | undefined): Promise<PlayerPageInput> {
   const owner = await ctx.store.get<UserRecord>('users', video.user_id);
