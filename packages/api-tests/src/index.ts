@@ -14,3 +14,4 @@ export { startServerProcess, killed, patchInFlight, type PatchInFlight, type Ser
 export { startTlsFront, type TlsFront } from './tls-front';
 export { nginxSkip, startNginx, tlsFetch, nginxTemplatePath, type Proxy } from './nginx';
 export { descendants, stillRunning, processTable, type ProcessEntry } from './process-table';
+export { startPlayerFixture, type PlayerFixture, type PlayerFixtureOptions } from './player-fixture';

@@ -1,14 +1,14 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { makeCertificate, opensslPath } from './certificate';
 
 /** Debian's nginx (what .ci/run installs), or NGINX_PATH. */
 const nginxPath = (): string | null => [process.env.NGINX_PATH, '/usr/sbin/nginx', '/usr/bin/nginx'].find((p): p is string => !!p && existsSync(p)) ?? null;
-const opensslPath = (): string | null => ['/usr/bin/openssl', '/usr/local/bin/openssl'].find((p) => existsSync(p)) ?? null;
 
 /** The `skip` option of the proxy suite: false with nginx and openssl, else the one line that says how to get them. */
 export const nginxSkip = (): false | string =>
@@ -65,12 +65,7 @@ export interface Proxy {
  */
 export async function startNginx(upstream: number): Promise<Proxy> {
   const prefix = mkdtempSync(join(tmpdir(), 'reelbase-nginx-'));
-  const key = join(prefix, 'privkey.pem');
-  const cert = join(prefix, 'fullchain.pem');
-  execFileSync(opensslPath()!, [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert,
-  ], { stdio: 'ignore' });
+  const { key, cert } = makeCertificate(prefix, ['localhost', 'IP:127.0.0.1'], { key: 'privkey.pem', cert: 'fullchain.pem' });
   const [https, http] = [await freePort(), await freePort()];
   const site = fill(readFileSync(nginxTemplatePath, 'utf8'), [
     ['server 127.0.0.1:8080;', `server 127.0.0.1:${upstream};`],

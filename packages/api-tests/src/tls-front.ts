@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeCertificate } from './certificate';
 
 /** A TLS front for a server on loopback: its port, and how to close it. */
 export interface TlsFront {
@@ -20,12 +20,8 @@ export interface TlsFront {
  */
 export async function startTlsFront(upstream: number, host: string): Promise<TlsFront> {
   const dir = mkdtempSync(join(tmpdir(), 'reelbase-tls-'));
-  const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
   try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-      '-subj', `/CN=${host}`, '-addext', `subjectAltName=DNS:${host}`, '-keyout', key, '-out', cert,
-    ], { stdio: 'ignore' });
+    const { key, cert } = makeCertificate(dir, [host]);
     const server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
       const headers = { ...req.headers, 'x-forwarded-proto': 'https' };
       const inner = request({ host: '127.0.0.1', port: upstream, method: req.method, path: req.url, headers }, (answer) => {

@@ -2,16 +2,14 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Frame } from 'playwright-core';
-import { drivers, Harness, makeClip, uploadByTus, type Fixture, browserSkip, findChromium } from '../src/index';
+import type { Browser, Frame } from 'playwright-core';
+import { startPlayerFixture, type Fixture, type Harness, type PlayerFixture, browserSkip } from '../src/index';
 
 /**
  * Analytics from real plays (issue 49) in Debian's chromium: the player embedded by pages on two
  * `*.localhost` sites (chromium sends them to 127.0.0.1) and once with `dnt=1`, each played to its
  * end; the beacons its script sends, folded by the rollup job, give the report's exact counts.
  */
-const executablePath = findChromium() ?? '';
-
 /** The little of the DOM used here (the tests compile without the DOM library). */
 interface Video {
   muted: boolean;
@@ -23,6 +21,7 @@ type Globals = { document: { querySelector(s: string): Video } };
 type Event = { type: string; seconds: number };
 
 describe('analytics from plays in a real headless browser', { skip: browserSkip() }, () => {
+  let f: PlayerFixture;
   let h: Harness;
   let alice: Fixture;
   let id: string;
@@ -31,15 +30,8 @@ describe('analytics from plays in a real headless browser', { skip: browserSkip(
   let embedder: Server;
   let port: number;
   before(async () => {
-    h = await Harness.start(drivers[0]);
-    alice = await h.user('Alice');
-    const [clip, launched] = await Promise.all([
-      makeClip({ width: 320, height: 240, seconds: 2 }),
-      chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'], timeout: 30_000 }),
-    ]);
-    browser = launched;
-    id = await uploadByTus(h, alice.token, clip, { name: 'Watched' });
-    await h.settle();
+    f = await startPlayerFixture({ clip: { width: 320, height: 240, seconds: 2 }, video: { name: 'Watched' }, args: () => ['--autoplay-policy=no-user-gesture-required'] });
+    ({ h, alice, id, browser } = f);
     duration = (await h.call('GET', `/videos/${id}`)).body.duration;
     // A site that embeds whatever player it is asked to.
     embedder = createServer((req, res) => {
@@ -50,9 +42,8 @@ describe('analytics from plays in a real headless browser', { skip: browserSkip(
     port = (embedder.address() as AddressInfo).port;
   });
   after(async () => {
-    await browser?.close();
     await new Promise((resolve) => embedder?.close(resolve));
-    await h?.stop();
+    await f?.stop();
   });
 
   const events = async (): Promise<Event[]> => (await h.service.store.find<Event & { id: string }>('analytics_events', { where: { field: 'video_id', op: 'eq', value: id } })).items;

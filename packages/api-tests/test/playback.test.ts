@@ -77,6 +77,38 @@ for (const driver of drivers) {
       await ok.arrayBuffer();
     });
 
+    it('counts a download of each download link (the file, a rendition at its ?download=true link) in analytics; the play link and a playlist count none', async () => {
+      const downloads = async (): Promise<number> => {
+        h.clock.advance(60);
+        await h.settle();
+        const day = h.clock.now().toISOString().slice(0, 10);
+        const r = await h.call('GET', `/me/analytics?from=${day}&to=${day}&dimension=total`, { token: alice.token });
+        assert.equal(r.status, 200, r.text);
+        return r.body.data[0]?.downloads ?? 0;
+      };
+      const before = await downloads();
+      const own = (await h.call('GET', `/videos/${id}`, { token: alice.token })).body;
+      const [played, marked] = [own.play.progressive[0].link, own.download[1].link];
+      assert.equal(marked, `${played}?download=true`);
+      // The same bytes: as an attachment named for the video and its rendition.
+      const dl = await fetch(marked);
+      assert.deepEqual([dl.status, dl.headers.get('content-disposition')], [200, 'attachment; filename="Played-240p.mp4"']);
+      const bytes = Buffer.from(await dl.arrayBuffer());
+      const play = await fetch(played);
+      assert.deepEqual([play.status, play.headers.get('content-disposition')], [200, null]);
+      assert.deepEqual(Buffer.from(await play.arrayBuffer()), bytes);
+      // A resumed download is the same one; a playlist asked as a download is no download.
+      const resumed = await fetch(marked, { headers: { range: 'bytes=100-' } });
+      assert.equal(resumed.status, 206);
+      await resumed.arrayBuffer();
+      const master = await fetch(`${own.play.hls.link}?download=true`);
+      assert.deepEqual([master.status, master.headers.get('content-disposition')], [200, null]);
+      await master.text();
+      // The source file's download link counts too.
+      await (await get(`/videos/${id}/file?download=true`, {}, alice.token)).arrayBuffer();
+      assert.equal(await downloads(), before + 2);
+    });
+
     it('applies privacy: a nobody video plays for its owner only', async () => {
       const hidden = await uploadByTus(h, alice.token, mp4, { privacy: { view: 'nobody' } });
       await h.settle();

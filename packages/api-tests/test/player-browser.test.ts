@@ -1,10 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium } from 'playwright-core';
-import { drivers, Harness, makeClip, uploadByTus, type Fixture, browserSkip, findChromium } from '../src/index';
+import { startPlayerFixture, type PlayerFixture, browserSkip } from '../src/index';
 
 /** The little of the DOM the page functions use (the tests compile without the DOM library). */
 interface BrowserGlobals {
@@ -13,40 +9,19 @@ interface BrowserGlobals {
   };
 }
 
-const executablePath = findChromium() ?? '';
-const args = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 describe('the player page in a real headless browser (Debian chromium)', { skip: browserSkip() }, () => {
-  let h: Harness;
-  let alice: Fixture;
-  let profile: string;
+  let f: PlayerFixture;
   before(async () => {
-    h = await Harness.start(drivers[0]);
-    alice = await h.user('Alice');
-    profile = mkdtempSync(join(tmpdir(), 'reelbase-chromium-'));
+    f = await startPlayerFixture({ clip: { width: 320, height: 240, seconds: 3 }, video: { name: 'In the browser' } });
   });
-  after(async () => {
-    await h.stop();
-    rmSync(profile, { recursive: true, force: true });
-  });
+  after(() => f?.stop());
 
   it('plays the transcoded video: hls.js streams it (duration and size as uploaded)', async () => {
-    const id = await uploadByTus(h, alice.token, await makeClip({ width: 320, height: 240, seconds: 3 }), { name: 'In the browser' });
-    assert.equal(await h.settle(), 1);
+    const { h, alice, id } = f;
     const clip = await h.call('GET', `/videos/${id}`, { token: alice.token });
     assert.deepEqual([clip.body.status, clip.body.duration, clip.body.width, clip.body.height], ['available', 3, 320, 240]);
-    const context = await chromium.launchPersistentContext(profile, { executablePath, args, headless: true, timeout: 30_000 });
+    const page = await f.browser.newPage();
     try {
-      const page = await context.newPage();
       const fetched: string[] = [];
       const logged: string[] = [];
       page.on('requestfinished', (r) => fetched.push(r.url()));
@@ -84,7 +59,7 @@ describe('the player page in a real headless browser (Debian chromium)', { skip:
       assert.ok(fetched.some((u) => u.endsWith('/240p.m3u8')), `a rendition playlist was fetched: ${fetched.join(' ')}`);
       assert.ok(fetched.filter((u) => u.endsWith('/240p.mp4')).length >= 2, `its map and a segment were fetched: ${fetched.join(' ')}`);
     } finally {
-      await context.close();
+      await page.close();
     }
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { drivers, Harness, makeClip, uploadByTus, type Answer, type Fixture, browserSkip, findChromium } from '../src/index';
+import type { Browser, Page } from 'playwright-core';
+import { startPlayerFixture, uploadByTus, type Answer, type Fixture, type Harness, type PlayerFixture, browserSkip } from '../src/index';
 
 /**
  * The player as a viewer meets it, in Debian's chromium: the embed URL's parameters (autoplay,
@@ -10,33 +10,22 @@ import { drivers, Harness, makeClip, uploadByTus, type Answer, type Fixture, bro
  * Page functions are strings (the tests compile without the DOM library), so the pages bypass the
  * player's CSP, which forbids evaluating strings; player-hls-browser.test.ts checks the CSP.
  */
-const executablePath = findChromium() ?? '';
-
 describe('the player’s parameters, keyboard and controls in a real headless browser (sqlite)', { skip: browserSkip() }, () => {
+  let f: PlayerFixture;
   let h: Harness;
   let alice: Fixture;
   let id: string;
   let browser: Browser;
   before(async () => {
-    h = await Harness.start(drivers[0]);
-    alice = await h.user('Alice');
-    const [clip, launched] = await Promise.all([
-      makeClip({ width: 640, height: 360, seconds: 6 }),
-      chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'], timeout: 30_000 }),
-    ]);
-    browser = launched;
-    id = await uploadByTus(h, alice.token, clip, { name: 'Keys', privacy: { view: 'anybody', download: true } });
-    await h.settle();
+    f = await startPlayerFixture({ clip: { width: 640, height: 360, seconds: 6 }, video: { name: 'Keys', privacy: { view: 'anybody', download: true } } });
+    ({ h, alice, id, browser } = f);
     const ok = (r: Answer, status: number) => (assert.equal(r.status, status, r.text), r.body);
     const track = ok(await h.call('POST', `/videos/${id}/texttracks`, { token: alice.token, json: { type: 'captions', language: 'en', name: 'English', active: true } }), 201);
     const put = await fetch(track.link, { method: 'PUT', headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'text/plain' }, body: '1\n00:00:00,500 --> 00:00:05,500\nHello\n' });
     assert.ok(put.ok, `the captions: ${put.status}`);
     for (const [title, timecode] of [['Opening', 0], ['Middle', 3]] as const) ok(await h.call('POST', `/videos/${id}/chapters`, { token: alice.token, json: { title, timecode } }), 201);
   });
-  after(async () => {
-    await browser?.close();
-    await h?.stop();
-  });
+  after(() => f?.stop());
 
   /** The rendition playlists each page asked for, in order. */
   const renditions = new WeakMap<Page, string[]>();
@@ -170,7 +159,11 @@ describe('the player’s parameters, keyboard and controls in a real headless br
     await h.settle();
     const page = await browser.newPage({ bypassCSP: true });
     await page.goto(`${h.server.url}/videos/${broken}/player`);
-    assert.deepEqual(await page.evaluate('[document.querySelector(".state").textContent, document.querySelectorAll("video, script").length]'), ['This video couldn’t be processed', 0]);
+    // No player: only the protocol, which answers an embedding page that nothing plays.
+    assert.deepEqual(
+      await page.evaluate('[document.querySelector(".state").textContent, document.querySelectorAll("video").length, [...document.scripts].map((s) => new URL(s.src).pathname)]'),
+      ['This video couldn’t be processed', 0, ['/static/player/protocol.js']],
+    );
     await page.close();
   });
 });

@@ -1,20 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type BrowserContext } from 'playwright-core';
-import { drivers, Harness, type Fixture, browserSkip, findChromium } from '../src/index';
+import type { BrowserContext } from 'playwright-core';
+import { startPlayerFixture, type Fixture, type Harness, type PlayerFixture, browserSkip } from '../src/index';
 
 /**
  * The player's security headers as a real browser (Debian chromium) applies them: the CSP lets the
  * page's own inline style through and reports no violation, and frame-ancestors follows
  * privacy.embed. Pages on `*.localhost` origins (which chromium sends to 127.0.0.1) frame the player.
  */
-const executablePath = findChromium() ?? '';
-const args = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** The little of the DOM used here (the tests compile without the DOM library). */
 interface BrowserGlobals {
@@ -23,17 +18,16 @@ interface BrowserGlobals {
 }
 
 describe('the player page’s CSP in a real headless browser', { skip: browserSkip() }, () => {
+  let f: PlayerFixture;
   let h: Harness;
   let alice: Fixture;
   let id: string;
   let embedder: Server;
   let embedderPort: number;
   let context: BrowserContext;
-  let profile: string;
   before(async () => {
-    h = await Harness.start(drivers[0]);
-    alice = await h.user('Alice');
-    id = await h.video(alice, { name: 'Framed', privacy: { view: 'anybody' } });
+    f = await startPlayerFixture({ video: { name: 'Framed', privacy: { view: 'anybody' } } });
+    ({ h, alice, id } = f);
     // A site that embeds whatever player it is asked to.
     embedder = createServer((req, res) => {
       const src = new URL(req.url ?? '/', 'http://x').searchParams.get('src') ?? '';
@@ -41,14 +35,11 @@ describe('the player page’s CSP in a real headless browser', { skip: browserSk
     });
     await new Promise<void>((resolve) => embedder.listen(0, '127.0.0.1', resolve));
     embedderPort = (embedder.address() as AddressInfo).port;
-    profile = mkdtempSync(join(tmpdir(), 'reelbase-chromium-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath, args, headless: true, timeout: 30_000 });
+    context = await f.browser.newContext();
   });
   after(async () => {
-    await context?.close();
-    await new Promise((resolve) => embedder.close(resolve));
-    await h.stop();
-    rmSync(profile, { recursive: true, force: true });
+    await new Promise((resolve) => embedder?.close(resolve));
+    await f?.stop();
   });
 
   const playerUrl = () => `${h.server.url}/videos/${id}/player`;

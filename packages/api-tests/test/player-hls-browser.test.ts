@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { drivers, Harness, makeClip, uploadByTus, type Answer, type Fixture, browserSkip, findChromium } from '../src/index';
+import type { Browser, Page } from 'playwright-core';
+import { startPlayerFixture, type Answer, type Fixture, type Harness, type PlayerFixture, browserSkip } from '../src/index';
 
 /**
  * Adaptive playback in a real headless browser (Debian chromium): the player plays the HLS stream
@@ -31,35 +31,25 @@ interface BrowserGlobals {
   violations: string[];
 }
 
-const executablePath = findChromium() ?? '';
 const caption = 'Hello from the captions';
 const hlsFile = createRequire(import.meta.url).resolve('hls.js/dist/hls.min.js');
 
 describe('the player plays HLS in a real headless browser (sqlite)', { skip: browserSkip() }, () => {
+  let f: PlayerFixture;
   let h: Harness;
   let alice: Fixture;
   let id: string;
   let browser: Browser;
   before(async () => {
-    h = await Harness.start(drivers[0]);
-    alice = await h.user('Alice');
-    const [clip, launched] = await Promise.all([
-      makeClip({ width: 1280, height: 720, seconds: 8 }),
-      chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu'], timeout: 30_000 }),
-    ]);
-    browser = launched;
-    id = await uploadByTus(h, alice.token, clip, { name: 'Adaptive' });
-    await h.settle();
+    f = await startPlayerFixture({ clip: { width: 1280, height: 720, seconds: 8 }, video: { name: 'Adaptive' } });
+    ({ h, alice, id, browser } = f);
     const english = { type: 'captions', language: 'en', name: 'English', active: true };
     const track = ok(await h.call('POST', `/videos/${id}/texttracks`, { token: alice.token, json: english }), 201);
     const srt = `1\n00:00:00,500 --> 00:00:07,500\n${caption}\n`;
     const put = await fetch(track.link, { method: 'PUT', headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'text/plain' }, body: srt });
     assert.ok(put.ok, `the captions: ${put.status}`);
   });
-  after(async () => {
-    await browser?.close();
-    await h?.stop();
-  });
+  after(() => f?.stop());
 
   function ok(r: Answer, status = 200) {
     assert.equal(r.status, status, r.text);

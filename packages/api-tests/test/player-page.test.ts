@@ -185,14 +185,15 @@ for (const driver of drivers) {
       assert.doesNotMatch(page.text.replace(/<script src="[^"]+" defer><\/script>/g, ''), /<script|\son\w+=/i, 'no inline script, no handler attribute');
     });
 
-    it('before its transcode, the page is the script-free page of the file; once transcoded, of the stream', async () => {
+    it('while its transcode is queued or runs, the page says the video is being processed (with the protocol alone); once transcoded, it plays the stream', async () => {
       const origin = new URL(h.server.url).origin;
       const fresh = await uploadByTus(h, alice.token, await clip, { name: 'Fresh' });
+      assert.equal((await h.call('GET', `/videos/${fresh}`)).body.status, 'transcode_starting', 'what a server without workers leaves it in');
       const waiting = await player(fresh);
-      assert.match(waiting.text, new RegExp(`<video id="player" src="${h.server.url}/videos/${fresh}/file" preload="metadata" playsinline controls poster="[^"]+"[^>]*>`));
-      assert.doesNotMatch(waiting.text, /data-hls|<script/);
-      assert.equal(directive(waiting, 'script-src'), undefined, 'no script at all');
-      assert.equal(directive(waiting, 'media-src'), `'self' ${origin}`);
+      assert.match(waiting.text, new RegExp(`<img class="poster" src="[^"]+" alt=""><p class="state" data-video-url="${h.server.url}/videos/${fresh}/player">This video is being processed</p>`));
+      assert.doesNotMatch(waiting.text, /<video|data-hls/);
+      assert.deepEqual([...waiting.text.matchAll(/<script src="([^"]+)" defer><\/script>/g)].map((m) => m[1]), [`${h.server.url}/static/player/protocol.js`]);
+      assert.equal(directive(waiting, 'script-src'), `'self' ${origin}`, 'the protocol, from this server');
       assert.equal(await h.settle(), 1);
       const ready = await player(fresh);
       assert.match(ready.text, /<video id="player" src="[^"]+\/360p\.mp4" preload="none" playsinline controls poster="[^"]+"[^>]* data-hls="[^"]+\/master\.m3u8" data-storyboard="[^"]+\/storyboard\.vtt"[^>]*>/);

@@ -4,8 +4,8 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { drivers, Harness, makeClip, uploadByTus, startTlsFront, type Answer, type TlsFront, browserSkip, findChromium } from '../src/index';
+import type { Browser, Page } from 'playwright-core';
+import { makeClip, startPlayerFixture, uploadByTus, startTlsFront, type Answer, type Fixture, type Harness, type PlayerFixture, type TlsFront, browserSkip } from '../src/index';
 
 /**
  * The player.js protocol in Debian's chromium: a page on another origin (`embed.localhost`, which
@@ -15,35 +15,31 @@ import { drivers, Harness, makeClip, uploadByTus, startTlsFront, type Answer, ty
  * with @reelbase/player-api at the server's own address.
  * Both run one scenario (`scenario` below): the same calls, the same answers.
  */
-const executablePath = findChromium() ?? '';
 const vimeoPlayer = readFileSync(createRequire(import.meta.url).resolve('@vimeo/player/dist/player.js'));
 const playerApi = readFileSync(new URL('../../player-api/src/index.js', import.meta.url));
 
 describe('the player speaks player.js to @vimeo/player and @reelbase/player-api (chromium, sqlite)', { skip: browserSkip() }, () => {
+  let f: PlayerFixture;
   let h: Harness;
+  let alice: Fixture;
   let id: string;
   let browser: Browser;
   let embedder: Server;
   let embedOrigin: string;
-  let front: TlsFront;
+  let front: TlsFront | undefined;
 
   before(async () => {
-    // trustProxy: behind the TLS front, the player's links are https ones (no mixed content).
-    h = await Harness.start(drivers[0], {}, { trustProxy: true });
-    const alice = await h.user('Alice');
-    id = await uploadByTus(h, alice.token, await makeClip({ width: 640, height: 360, seconds: 6 }), { name: 'Driven' });
-    front = await startTlsFront(Number(new URL(h.server.url).port), 'player.vimeo.com');
-    [browser] = await Promise.all([
-      chromium.launch({
-        executablePath,
-        args: [
-          '--headless', '--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required',
-          `--host-resolver-rules=MAP player.vimeo.com:443 127.0.0.1:${front.port}`, '--ignore-certificate-errors',
-        ],
-        timeout: 30_000,
-      }),
-      h.settle(),
-    ]);
+    f = await startPlayerFixture({
+      clip: { width: 640, height: 360, seconds: 6 },
+      video: { name: 'Driven' },
+      // trustProxy: behind the TLS front, the player's links are https ones (no mixed content).
+      server: { trustProxy: true },
+      args: async (started) => {
+        front = await startTlsFront(Number(new URL(started.server.url).port), 'player.vimeo.com');
+        return ['--autoplay-policy=no-user-gesture-required', `--host-resolver-rules=MAP player.vimeo.com:443 127.0.0.1:${front.port}`, '--ignore-certificate-errors'];
+      },
+    });
+    ({ h, alice, id, browser } = f);
     const ok = (r: Answer, status: number) => (assert.equal(r.status, status, r.text), r.body);
     const track = ok(await h.call('POST', `/videos/${id}/texttracks`, { token: alice.token, json: { type: 'captions', language: 'fr', name: 'Français', active: true } }), 201);
     const put = await fetch(track.link, { method: 'PUT', headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'text/plain' }, body: '1\n00:00:00,500 --> 00:00:05,500\nBonjour\n' });
@@ -60,16 +56,15 @@ describe('the player speaks player.js to @vimeo/player and @reelbase/player-api 
       const make = url.pathname === '/vimeo'
         ? `<script src="/vimeo-player.js"></script><script>window.player = new Vimeo.Player(document.getElementById('f'));${listen}</script>`
         : `<script type="module">import Player from '/player-api.js'; window.player = new Player('f');${listen}</script>`;
-      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>embedder</title><iframe id="f" src="${src.replace(/"/g, '')}" width="640" height="360" allow="autoplay"></iframe>${make}`);
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>embedder</title><iframe id="f" src="${src.replace(/"/g, '')}" width="640" height="360" allow="autoplay; fullscreen"></iframe>${make}`);
     });
     await new Promise<void>((resolve) => embedder.listen(0, '127.0.0.1', resolve));
     embedOrigin = `http://embed.localhost:${(embedder.address() as AddressInfo).port}`;
   });
   after(async () => {
-    await browser?.close();
     await new Promise((resolve) => embedder?.close(resolve));
+    await f?.stop();
     await front?.close();
-    await h?.stop();
   });
 
   /** What the embedding page does once its player exists: keep each event it hears. */
@@ -78,9 +73,10 @@ describe('the player speaks player.js to @vimeo/player and @reelbase/player-api 
   player.on(name, function (data) { heard.push([name, data]); });
 });`;
 
-  /** Opens the embedding page of `client` (vimeo or api) on a player at `src` and waits for `ready`. */
-  async function embed(client: 'vimeo' | 'api', src: string): Promise<Page> {
+  /** Opens the embedding page of `client` (vimeo or api) on a player at `src` and waits for `ready`; `setup` runs before it loads. */
+  async function embed(client: 'vimeo' | 'api', src: string, setup: (page: Page) => Promise<unknown> = async () => {}): Promise<Page> {
     const page = await browser.newPage();
+    await setup(page);
     await page.goto(`${embedOrigin}/${client}?src=${encodeURIComponent(src)}`);
     await page.waitForFunction('window.player', undefined, { timeout: 10_000 });
     await page.waitForFunction('player.ready().then(() => true)', undefined, { timeout: 10_000 });
@@ -169,6 +165,65 @@ describe('the player speaks player.js to @vimeo/player and @reelbase/player-api 
     assert.equal(await page.evaluate('heard.filter((e) => e[0] === "timeupdate").length'), 0);
     // destroy: the iframe goes, a call still waiting fails.
     assert.equal(await page.evaluate('player.destroy().then(() => document.querySelectorAll("iframe").length)'), 0);
+    await page.close();
+  });
+
+  /** Subscribes the page to `names` too; answers once the player has registered them (it answers in order). */
+  const hear = (page: Page, names: string[]) =>
+    page.evaluate(`${JSON.stringify(names)}.forEach(function (name) { player.on(name, function (data) { heard.push([name, data]); }); }); player.getPaused()`);
+
+  it('@reelbase/player-api hears loaded, bufferstart/bufferend, progress, volumechange, playbackratechange (`>`/`<`) and fullscreenchange (`f`)', async () => {
+    const page = await embed('api', `${h.server.url}/videos/${id}/player?loop=0`);
+    await hear(page, ['loaded', 'bufferstart', 'bufferend', 'progress', 'volumechange', 'playbackratechange', 'fullscreenchange']);
+    assert.equal(await page.evaluate('player.setVolume(0.5)'), 0.5);
+    assert.deepEqual(await heard(page, 'volumechange'), { volume: 0.5, muted: false });
+    // Nothing is loaded before the play (preload none): it waits for data, then plays.
+    await page.evaluate('player.play()');
+    assert.deepEqual(await heard(page, 'loaded'), { id: Number(id) });
+    assert.deepEqual([await heard(page, 'bufferstart'), await heard(page, 'bufferend')], [{}, {}]);
+    const progress = (await heard(page, 'progress')) as { seconds: number; percent: number; duration: number };
+    assert.deepEqual(Object.keys(progress), ['seconds', 'percent', 'duration']);
+    assert.ok(progress.seconds > 0 && progress.percent > 0 && progress.percent <= 1, JSON.stringify(progress));
+    // The keys, pressed in the player (the page focuses it): speed up, down; fullscreen and back.
+    const player = page.frames().find((f) => f !== page.mainFrame())!.locator('.player');
+    let mark = await count(page);
+    await player.press('>');
+    assert.deepEqual(await heard(page, 'playbackratechange', mark), { playbackRate: 1.25 });
+    mark = await count(page);
+    await player.press('<');
+    assert.deepEqual(await heard(page, 'playbackratechange', mark), { playbackRate: 1 });
+    assert.equal(await page.evaluate('player.getPlaybackRate()'), 1);
+    mark = await count(page);
+    await player.press('f');
+    assert.deepEqual(await heard(page, 'fullscreenchange', mark), { fullscreen: true });
+    assert.equal(await page.evaluate('player.getFullscreen()'), true);
+    mark = await count(page);
+    await player.press('f');
+    assert.deepEqual(await heard(page, 'fullscreenchange', mark), { fullscreen: false });
+    await page.close();
+  });
+
+  it('a stream and file that fail to load: the page hears `error` (a MediaError)', async () => {
+    const page = await embed('api', `${h.server.url}/videos/${id}/player`, (p) => p.route('**/media/play/**', (route) => route.abort()));
+    await hear(page, ['error']);
+    await page.evaluate('player.play().catch(() => {})');
+    const found = await page.waitForFunction('heard.filter((e) => e[0] === "error" && e[1].name === "MediaError")[0]', undefined, { timeout: 15_000, polling: 50 });
+    const error = ((await found.jsonValue()) as [string, { name: string; message: string; method: unknown }])[1];
+    assert.deepEqual([error.name, error.method, typeof error.message], ['MediaError', null, 'string']);
+    await page.close();
+  });
+
+  it('a video being processed: ready, its id, title and URL, and every playback call an UnavailableError', async () => {
+    const waiting = await uploadByTus(h, alice.token, await makeClip({ width: 320, height: 240, seconds: 1 }), { name: 'Waiting' });
+    const page = await embed('api', `${h.server.url}/videos/${waiting}/player`);
+    assert.deepEqual(await page.evaluate('Promise.all([player.getVideoId(), player.getVideoTitle(), player.getVideoUrl()])'), [
+      Number(waiting),
+      'Waiting',
+      `${h.server.url}/videos/${waiting}/player`,
+    ]);
+    for (const call of ['player.play()', 'player.getDuration()', 'player.setCurrentTime(1)']) {
+      assert.deepEqual(await page.evaluate(`${call}.catch((e) => [e.name, e.message])`), ['UnavailableError', 'This video is being processed'], call);
+    }
     await page.close();
   });
 });

@@ -6,7 +6,7 @@ import { drivers, expectError, Harness, makeClip, uploadByTus, type Answer, type
 /**
  * Security headers: the HTML pages (the player, the post upload form) carry a Content-Security-Policy
  * that allows only what the page uses (its one inline style by hash; no inline script, and only the
- * player of a transcoded video loads scripts: this server's hls.js and player), nosniff and
+ * player loads scripts: this server's hls.js and player once transcoded, the protocol alone before), nosniff and
  * Referrer-Policy no-referrer; the player's frame-ancestors follow the video's privacy.embed. Every
  * JSON answer, error and file carries X-Content-Type-Options: nosniff.
  */
@@ -57,14 +57,14 @@ for (const driver of drivers) {
       );
     });
 
-    it('before its first transcode the player has no script, and its CSP allows none', async () => {
+    it('before its first transcode the player loads the protocol script alone, and its CSP allows that', async () => {
       const waiting = await uploadByTus(h, alice.token, clip, { name: 'Waiting' });
       const page = await player(waiting);
       assert.equal(
         csp(page),
-        `default-src 'none'; base-uri 'none'; form-action 'none'; style-src ${sha256(inlineStyle(page.text))}; media-src 'self' ${h.server.url}; img-src 'self' ${h.server.url}; frame-ancestors *`,
+        `default-src 'none'; base-uri 'none'; form-action 'none'; style-src ${sha256(inlineStyle(page.text))}; script-src 'self' ${h.server.url}; media-src 'self' ${h.server.url}; img-src 'self' ${h.server.url}; frame-ancestors *`,
       );
-      assert.ok(!/<script/i.test(page.text));
+      assert.deepEqual(scripts(page.text), [{ src: `${h.server.url}/static/player/protocol.js`, text: '' }]);
     });
 
     it('privacy.embed private: no page may frame the player', async () => {

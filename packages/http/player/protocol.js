@@ -13,12 +13,19 @@
  * called; events to the origin that subscribed. Which pages may frame the player at all is the
  * page's CSP `frame-ancestors` (the video's embed privacy); nothing said here is more than what
  * such a page may already see.
+ *
+ * A page with nothing to play (its `.state` message: the video is being processed, or its
+ * transcode failed) loads this script alone: it posts `ready` and answers the video's id, title
+ * and URL, and every other method the player answers with an `UnavailableError` whose message is
+ * the page's; it posts no events.
  */
 (function () {
   'use strict';
+  if (window.parent === window) return;
   var player = window.reelbasePlayer;
-  if (!player || window.parent === window) return;
-  var video = player.video;
+  var state = player ? null : document.querySelector('.state');
+  if (!player && !state) return;
+  var video = player && player.video;
   /** Subscribed event name → the origin that asked for it. */
   var subscribed = {};
 
@@ -47,9 +54,19 @@
     return n;
   }
 
-  /** Each method: its answer's value (or a promise of it), or a thrown error. */
-  var methods = {
+  /** What any page answers, whether or not it can play. */
+  var identity = {
     ping: function () {},
+    getVideoId: function () {
+      var id = document.body.getAttribute('data-video-id');
+      return /^\d+$/.test(id) ? Number(id) : id;
+    },
+    getVideoTitle: function () { return player ? player.title : document.title; },
+    getVideoUrl: function () { return player ? player.url : state.getAttribute('data-video-url'); },
+  };
+
+  /** Each method of a page that plays: its answer's value (or a promise of it), or a thrown error. */
+  var methods = {
     play: function () { return video.play().then(function () {}); },
     pause: function () { video.pause(); },
     getPaused: function () { return video.paused; },
@@ -72,12 +89,10 @@
     getAutopause: function () { return player.autopause; },
     setAutopause: function (value) { return (player.autopause = !!value); },
     getColor: function () { return (player.color || '').replace('#', ''); },
-    getVideoId: function () { return /^\d+$/.test(player.id) ? Number(player.id) : player.id; },
-    getVideoTitle: function () { return player.title; },
     getVideoWidth: function () { return video.videoWidth || Number(video.getAttribute('width')) || 0; },
     getVideoHeight: function () { return video.videoHeight || Number(video.getAttribute('height')) || 0; },
-    getVideoUrl: function () { return player.url; },
     getSeeking: function () { return video.seeking; },
+    getFullscreen: function () { return !!document.fullscreenElement; },
     getBuffered: function () { return ranges(video.buffered); },
     getPlayed: function () { return ranges(video.played); },
     getSeekable: function () { return ranges(video.seekable); },
@@ -120,7 +135,9 @@
       return;
     }
     var answer = new Promise(function (resolve) {
-      if (!Object.prototype.hasOwnProperty.call(methods, method)) throw fail('TypeError', 'The method ' + method + ' is not supported.');
+      if (has(identity, method)) return resolve(identity[method](value));
+      if (!has(methods, method)) throw fail('TypeError', 'The method ' + method + ' is not supported.');
+      if (!player) throw fail('UnavailableError', state.textContent);
       resolve(methods[method](value));
     });
     answer.then(
@@ -135,43 +152,51 @@
     );
   });
 
+  function has(object, key) { return Object.prototype.hasOwnProperty.call(object, key); }
+
   /** Posts `event` with `data` to the parent, when it subscribed. */
   function send(event, data) {
-    if (Object.prototype.hasOwnProperty.call(subscribed, event)) post({ event: event, data: data }, subscribed[event]);
+    if (has(subscribed, event)) post({ event: event, data: data }, subscribed[event]);
   }
 
-  var timed = { play: 'play', playing: 'playing', pause: 'pause', ended: 'ended', timeupdate: 'timeupdate', seeking: 'seeking', seeked: 'seeked' };
-  Object.keys(timed).forEach(function (name) {
-    video.addEventListener(name, function () { send(timed[name], timing()); });
-  });
-  // progress: how much has loaded, as the hosted player reports it.
-  video.addEventListener('progress', function () {
-    var b = video.buffered;
-    send('progress', timing(b.length ? b.end(b.length - 1) : 0));
-  });
-  video.addEventListener('volumechange', function () { send('volumechange', { volume: video.volume, muted: video.muted }); });
-  video.addEventListener('ratechange', function () { send('playbackratechange', { playbackRate: video.playbackRate }); });
-  video.addEventListener('loadedmetadata', function () { send('loaded', { id: methods.getVideoId() }); });
-  var buffering = false;
-  video.addEventListener('waiting', function () {
-    if (buffering) return;
-    buffering = true;
-    send('bufferstart', {});
-  });
-  ['playing', 'canplay', 'seeked'].forEach(function (name) {
-    video.addEventListener(name, function () {
-      if (!buffering) return;
-      buffering = false;
-      send('bufferend', {});
-    });
-  });
-  video.addEventListener('error', function () {
-    var e = video.error;
-    send('error', { name: 'MediaError', message: (e && e.message) || 'The video could not be played.', method: null });
-  });
-  ['qualitychange', 'texttrackchange', 'chapterchange'].forEach(function (name) {
-    video.addEventListener('reelbase:' + name, function (e) { send(name, e.detail); });
-  });
-
+  if (player) listen();
   post({ event: 'ready' });
+
+  /** Forwards the video's events (and the player's `reelbase:*` ones) to the subscribers. */
+  function listen() {
+    var timed = { play: 'play', playing: 'playing', pause: 'pause', ended: 'ended', timeupdate: 'timeupdate', seeking: 'seeking', seeked: 'seeked' };
+    Object.keys(timed).forEach(function (name) {
+      video.addEventListener(name, function () { send(timed[name], timing()); });
+    });
+    // progress: how much has loaded, as the hosted player reports it.
+    video.addEventListener('progress', function () {
+      var b = video.buffered;
+      send('progress', timing(b.length ? b.end(b.length - 1) : 0));
+    });
+    video.addEventListener('volumechange', function () { send('volumechange', { volume: video.volume, muted: video.muted }); });
+    video.addEventListener('ratechange', function () { send('playbackratechange', { playbackRate: video.playbackRate }); });
+    video.addEventListener('loadedmetadata', function () { send('loaded', { id: identity.getVideoId() }); });
+    var buffering = false;
+    video.addEventListener('waiting', function () {
+      if (buffering) return;
+      buffering = true;
+      send('bufferstart', {});
+    });
+    ['playing', 'canplay', 'seeked'].forEach(function (name) {
+      video.addEventListener(name, function () {
+        if (!buffering) return;
+        buffering = false;
+        send('bufferend', {});
+      });
+    });
+    video.addEventListener('error', function () {
+      var e = video.error;
+      send('error', { name: 'MediaError', message: (e && e.message) || 'The video could not be played.', method: null });
+    });
+    ['qualitychange', 'texttrackchange', 'chapterchange'].forEach(function (name) {
+      video.addEventListener('reelbase:' + name, function (e) { send(name, e.detail); });
+    });
+    // The player's `f` key and the browser's fullscreen button alike (the iframe needs `allow="fullscreen"`).
+    document.addEventListener('fullscreenchange', function () { send('fullscreenchange', { fullscreen: !!document.fullscreenElement }); });
+  }
 })();

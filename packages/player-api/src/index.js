@@ -13,7 +13,7 @@
 
 /** The getters and setters, as `get<Name>()` / `set<Name>(value)` methods. */
 const getters = [
-  'Autopause', 'Buffered', 'Chapters', 'Color', 'CurrentChapter', 'CurrentTime', 'Duration', 'Ended', 'Loop', 'Muted', 'Paused',
+  'Autopause', 'Buffered', 'Chapters', 'Color', 'CurrentChapter', 'CurrentTime', 'Duration', 'Ended', 'Fullscreen', 'Loop', 'Muted', 'Paused',
   'PlaybackRate', 'Played', 'Qualities', 'Quality', 'Seekable', 'Seeking', 'TextTracks', 'VideoHeight', 'VideoId', 'VideoTitle',
   'VideoUrl', 'VideoWidth', 'Volume',
 ];

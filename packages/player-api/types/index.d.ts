@@ -68,6 +68,8 @@ export default class Player {
   setQuality(quality: string): Promise<string>;
   getSeekable(): Promise<[number, number][]>;
   getSeeking(): Promise<boolean>;
+  /** Whether the player (inside its iframe) is fullscreen. */
+  getFullscreen(): Promise<boolean>;
   getTextTracks(): Promise<TextTrack[]>;
   getVideoHeight(): Promise<number>;
   getVideoId(): Promise<number | string>;

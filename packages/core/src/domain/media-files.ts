@@ -9,6 +9,10 @@ import { headerOf } from '../engine/request';
 /** Media links answer the same way whatever is wrong with them: no such object, version or signature. */
 export const deadLink = (): ApiError => notFound('file');
 
+/** The file name a download of `video` is saved under: its name made safe for a file name, then `suffix` (`-360p.mp4`). */
+export const downloadName = (video: { id: string; name: string }, suffix: string): string =>
+  `${video.name.replace(/[^\w .-]+/g, '_').trim() || `video-${video.id}`}${suffix}`;
+
 /** The transport's blob store and media tools; an in-process caller has neither (images are served over HTTP). */
 export function mediaAccess(ctx: Context<unknown>): { blobs: BlobAccess; media: MediaTools } {
   if (!ctx.blobs || !ctx.media) {

@@ -28,7 +28,7 @@ export interface PlayerPageInput {
   storyboard: string | null;
   /** Where the script goes when the video ends (an album's next video, playing); absent for a video's own page. */
   next?: string | null;
-  /** The player's scripts, absolute (`playerScripts` on the page's server), when there is `hls`. */
+  /** The player's scripts, absolute: `playerScripts` on the page's server when there is `hls`, `stateScripts` with a `state`. */
   scripts: readonly string[];
   poster: string | null;
   owner: { name: string; portrait: string | null } | null;
@@ -51,12 +51,17 @@ export interface PlayerPageInput {
   qualities?: readonly string[];
   /** The video's chapters in timecode order: the script's seek-bar marks and menu. */
   chapters?: readonly { title: string; timecode: number }[];
-  /** A video whose transcode failed (`failed`): the page says so instead of offering a play button that errors. */
-  state?: 'failed' | null;
+  /**
+   * A video with nothing to play yet: its transcode failed (`failed`), or is queued or running
+   * (`processing`). The page says so over the poster instead of offering a play button that errors.
+   */
+  state?: PlayerState | null;
 }
 
+export type PlayerState = 'failed' | 'processing';
+
 /** What a viewer reads in place of a video that cannot play. */
-export const stateMessages = { failed: 'This video couldn’t be processed' } as const;
+export const stateMessages: Record<PlayerState, string> = { failed: 'This video couldn’t be processed', processing: 'This video is being processed' };
 
 const title = ['name', 'owner', 'portrait'] as const;
 
@@ -66,6 +71,12 @@ const title = ['name', 'owner', 'portrait'] as const;
  * from the embedding page. The transport serves them (@reelbase/http's static-assets.ts).
  */
 export const playerScripts = ['/static/player/hls.min.js', '/static/player/player.js', '/static/player/protocol.js'] as const;
+
+/**
+ * The scripts of a page with a `state` message: the protocol alone, which answers an embedding
+ * page `ready` and the video's id, title and URL, and every playback call with an error.
+ */
+export const stateScripts = ['/static/player/protocol.js'] as const;
 
 /** The analytics script (@reelbase/http's player/beacons.js), loaded beside them. */
 export const beaconsScriptPath = '/static/player/beacons.js';
@@ -176,10 +187,10 @@ ${controlStyle(color)}${
   // With a stream, nothing loads before the viewer plays: the script would replace the file the
   // browser started on, and a fetch from the first byte (or of the master playlist) counts a play.
   const preload = input.hls ? 'none' : 'metadata';
-  const scripts = input.hls ? input.scripts.map((s) => `\n<script src="${escapeHtml(s)}" defer></script>`).join('') : '';
+  const scripts = input.hls || input.state ? input.scripts.map((s) => `\n<script src="${escapeHtml(s)}" defer></script>`).join('') : '';
   const poster = input.poster ? `<img class="poster" src="${escapeHtml(input.poster)}" alt="">` : '';
   const media = input.state
-    ? `${poster}<p class="state">${stateMessages[input.state]}</p>`
+    ? `${poster}<p class="state"${attr('data-video-url', input.link)}>${stateMessages[input.state]}</p>`
     : `<video id="player" src="${escapeHtml(input.src)}" preload="${preload}"${o?.playsinline === false ? '' : ' playsinline'}${controls}${playback(o, !!input.hls)}${attr('poster', input.poster)}${size}${attr('data-hls', input.hls)}${attr('data-storyboard', input.hls && input.storyboard)}${attr('data-next', input.hls && input.next)}${input.hls ? scriptData(input) : ''}>${tracks.join('')}
 </video>${input.hls && input.storyboard ? '\n<div class="storyboard" hidden></div>' : ''}`;
   const player = `<div class="player"${input.hls && !input.state ? ' tabindex="-1"' : ''}>

@@ -1,7 +1,9 @@
+import { boolean, object, optional } from 'superstruct';
 import { operation, type Context, type Reply } from '../engine/operation';
 import { findById } from '../domain/lookup';
-import { deadLink, mediaAccess } from '../domain/media-files';
+import { deadLink, downloadName, mediaAccess } from '../domain/media-files';
 import { recordWatched } from '../domain/plays';
+import { recordEvent } from '../domain/analytics-events';
 import { parsePlayToken, playSubject, playTag, playTypes } from '../media/play-links';
 import type { VideoRecord } from '../records';
 
@@ -12,9 +14,10 @@ import type { VideoRecord } from '../records';
  * segments instead, served until they are re-packaged. The storyboard's WebVTT file and sheets
  * are served alike. The master playlist and an MP4 read from
  * its first byte to its end count a play; an HLS player's bounded ranges of an MP4 do not (its
- * master playlist counted it).
+ * master playlist counted it). A rendition MP4 at its `download` link (`?download=true`, what the
+ * Clip's `download` array hands out) is an attachment, and counts a download instead.
  */
-async function servePlay(ctx: Context<unknown>): Promise<Reply> {
+async function servePlay(ctx: Context<{ download?: boolean }>): Promise<Reply> {
   const token = parsePlayToken(ctx.path.token);
   const video = token && (await findById<VideoRecord>(ctx.store, 'videos', ctx.path.video_id));
   const set = video?.renditions;
@@ -32,12 +35,22 @@ async function servePlay(ctx: Context<unknown>): Promise<Reply> {
   const info = await mediaAccess(ctx).blobs.stat(key);
   if (!info) throw deadLink();
   const range = ctx.request.headers.range?.trim();
-  if (file === set.master || (file.endsWith('.mp4') && (!range || /^bytes=0-$/.test(range)))) await recordWatched(ctx, video);
+  const rung = rendition ? undefined : set.list.find((r) => r.file === file);
+  const download = !!ctx.params.download && !!rung;
+  // A download from its first byte is one (a resumed one asks for a later range).
+  if (download && (!range || /^bytes=0-/.test(range))) await recordEvent(ctx, video, { type: 'download' });
+  else if (!download && (file === set.master || (file.endsWith('.mp4') && (!range || /^bytes=0-$/.test(range))))) await recordWatched(ctx, video);
   return {
     status: 200,
     // The link expires, the files under it never change: cache until a day has passed at most.
     headers: { 'Cache-Control': 'private, max-age=86400' },
-    file: { key, size: info.size, type: playTypes[file.split('.').pop()!], ...(info.modified ? { modified: info.modified } : {}) },
+    file: {
+      key,
+      size: info.size,
+      type: playTypes[file.split('.').pop()!],
+      ...(info.modified ? { modified: info.modified } : {}),
+      ...(download ? { downloadName: downloadName(video, `-${rung.name}.mp4`) } : {}),
+    },
   };
 }
 
@@ -46,6 +59,7 @@ export const getPlayFile = operation({
   summary: 'A video’s renditions at the signed links its `play` hands out: master playlist, MP4s (byte ranges), HLS playlists and segments',
   method: 'GET',
   paths: ['/media/play/{video_id}/{token}/{file}', '/media/play/{video_id}/{token}/{file}/{segment}'],
+  params: object({ download: optional(boolean()) }),
   handle: servePlay,
 });
 

@@ -1,6 +1,7 @@
 import { boolean, object, optional } from 'superstruct';
 import { oembedDiscovery } from '../domain/oembed';
 import { forbidden, notFound } from '../engine/errors';
+import { downloadName } from '../domain/media-files';
 import { by } from '../engine/list';
 import { ok, operation, type Context, type Reply } from '../engine/operation';
 import { findById } from '../domain/lookup';
@@ -19,7 +20,7 @@ import { representCustomLogo } from '../representations/custom-logo';
 import type { CustomLogoRecord, EmbedPresetRecord } from '../records/embed';
 import { frameAncestors, originSource } from '../domain/page-security';
 import { inlineSource, pageHeaders } from '../support/page-security';
-import { beaconsScriptPath, effectiveEmbed, playerPage, playerScripts, type PlayerPageInput, type PlayerTrack } from '../domain/player-page';
+import { beaconsScriptPath, effectiveEmbed, playerPage, playerScripts, stateScripts, type PlayerPageInput, type PlayerState, type PlayerTrack } from '../domain/player-page';
 import { viewParams, viewPassword } from '../domain/video-fields';
 import { playerOptions } from '../domain/embed-params';
 import type { ChapterRecord } from '../records/chapter';
@@ -61,7 +62,7 @@ export const getVideoFile = operation({
       headers: { 'Cache-Control': 'private, max-age=0' },
       file: {
         ...video.file,
-        ...(ctx.params.download ? { downloadName: `${video.name.replace(/[^\w .-]+/g, '_').trim() || `video-${video.id}`}.${ext}` } : {}),
+        ...(ctx.params.download ? { downloadName: downloadName(video, `.${ext}`) } : {}),
       },
     };
   },
@@ -106,7 +107,8 @@ async function playerReply(ctx: Context<unknown>, video: VideoRecord, password: 
 
 /**
  * What the player page of `video` shows and loads, with the video's own settings. Before the
- * video has renditions it plays the file (`password` carried along).
+ * video has renditions it says why (`playerState`), or, with no transcode to wait for, plays the
+ * file (`password` carried along).
  */
 export async function playerInput(ctx: Context<unknown>, video: VideoRecord, password: string | undefined): Promise<PlayerPageInput> {
   const owner = await ctx.store.get<UserRecord>('users', video.user_id);
@@ -120,6 +122,7 @@ export async function playerInput(ctx: Context<unknown>, video: VideoRecord, pas
   const src = fallback
     ? `${base}/${fallback.file}`
     : `${ctx.baseUrl}/videos/${video.id}/file${password ? `?password=${encodeURIComponent(password)}` : ''}`;
+  const state = playerState(video);
   const preset = video.preset_id ? await ctx.store.get<EmbedPresetRecord>('presets', video.preset_id) : null;
   const embed = effectiveEmbed(video.embed, preset?.user_id === video.user_id ? preset.settings : null);
   return {
@@ -128,7 +131,7 @@ export async function playerInput(ctx: Context<unknown>, video: VideoRecord, pas
     src,
     hls,
     storyboard: set?.storyboard ? `${base}/${set.storyboard.vtt}` : null,
-    scripts: hls ? playerScripts.map((path) => `${ctx.baseUrl}${path}`) : [],
+    scripts: (hls ? playerScripts : state ? stateScripts : []).map((path) => `${ctx.baseUrl}${path}`),
     poster: sizedLink(clipPicture(video, videoUri(video.id), rc), 1280),
     owner: owner ? { name: owner.name, portrait: sizedLink(representUserSummary(owner, rc).pictures, 72) } : null,
     tracks: await playerTracks(ctx, video),
@@ -144,9 +147,20 @@ export async function playerInput(ctx: Context<unknown>, video: VideoRecord, pas
     options: playerOptions(ctx.request.query, embed),
     qualities: set ? [...set.list].sort((a, b) => b.height * b.width - a.height * a.width).map((r) => r.name) : [],
     chapters: set ? await playerChapters(ctx, video) : [],
-    // A failed transcode leaves nothing that plays (the upload was not a video the tools could read).
-    state: !set && video.transcode_status === 'error' ? 'failed' : null,
+    state,
   };
+}
+
+/**
+ * What the page says instead of playing, before the video has renditions: a failed transcode
+ * leaves nothing that plays (the upload was not a video the tools could read); a queued or running
+ * one, nothing yet — on a server without workers it stays queued, and the page says so meanwhile.
+ * A replacement's transcode plays the current renditions meanwhile.
+ */
+function playerState(video: VideoRecord): PlayerState | null {
+  if (video.renditions) return null;
+  if (video.transcode_status === 'error') return 'failed';
+  return video.status === 'transcode_starting' || video.status === 'transcoding' ? 'processing' : null;
 }
 
 /**
@@ -158,7 +172,7 @@ export function playerHeaders(input: PlayerPageInput | null, style: string, ance
   const hls = input?.hls ?? null;
   const security = pageHeaders({
     'style-src': [inlineSource(style)],
-    ...(input && hls ? { 'script-src': origins([...input.scripts]) } : {}),
+    ...(input?.scripts.length ? { 'script-src': origins([...input.scripts]) } : {}),
     // Text tracks load as media, and so does a stream played natively; hls.js plays through a
     // MediaSource at a blob: URL, fetching playlists and segments itself.
     ...(input ? { 'media-src': [...origins([input.src, hls, ...input.tracks.map((t) => t.src)]), ...(hls ? ['blob:'] : [])] } : {}),

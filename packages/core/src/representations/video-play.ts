@@ -41,7 +41,8 @@ export function representPlay(video: VideoRecord, ctx: RepresentContext): Record
 
 /**
  * The Clip's `files` (owner) or `download` (where `privacy.download` allows): the source (through
- * the file endpoint, which applies privacy and counts plays) and every rendition at its signed link.
+ * the file endpoint, which applies privacy) and every rendition at its signed link; the `download`
+ * array's links are marked `?download=true`: attachments, counted as downloads.
  */
 export function representFiles(video: VideoRecord, ctx: RepresentContext, download: boolean): Record<string, unknown>[] {
   const set = video.renditions;
@@ -61,7 +62,8 @@ export function representFiles(video: VideoRecord, ctx: RepresentContext, downlo
       width: r.width,
       height: r.height,
       size: r.size,
-      link: `${base}/${r.file}`,
+      // A download link says so: it answers as an attachment and counts a download, not a play.
+      link: `${base}/${r.file}${download ? '?download=true' : ''}`,
       expires: expiration,
       created_time: set.time,
       fps: r.fps,
