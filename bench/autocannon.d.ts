@@ -4,6 +4,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** Requests to send in all, in place of a duration. */
+    amount?: number;
     headers?: Record<string, string>;
     /** Sent in turn by each connection (path relative to `url`'s origin); `setupRequest` may change each before it goes. */
     requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string; setupRequest?: (request: Request) => Request }[];

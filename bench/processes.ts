@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** A server under test in its own process, so its memory and event loop are its own. */
@@ -22,11 +23,13 @@ const file = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 /**
  * `reelbase serve` as users run it: the built CLI (`npm run bench` builds first), without the
  * per-caller request limit, which would answer 429 to a load generator. `env` adds variables
- * (REELBASE_FILES for a PostgreSQL store).
+ * (REELBASE_FILES for a PostgreSQL store). `how.node` adds node's own flags (`--cpu-prof`, which
+ * NODE_OPTIONS does not take); `how.checkout` runs another built checkout's CLI (a before/after).
  */
-export function startReelbase(store: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  if (!existsSync(file('../apps/cli/dist/index.js'))) throw new Error('the CLI is not built: run npm run build (npm run bench does)');
-  const args = [file('../apps/cli/bin/reelbase.js'), 'serve', '--store', store, '--port', '0', '--host', '127.0.0.1'];
+export function startReelbase(store: string, env: Record<string, string> = {}, how: { node?: string[]; checkout?: string } = {}): Promise<ServerProcess> {
+  const cli = (path: string) => (how.checkout ? join(how.checkout, path) : file(`../${path}`));
+  if (!existsSync(cli('apps/cli/dist/index.js'))) throw new Error('the CLI is not built: run npm run build (npm run bench does)');
+  const args = [...(how.node ?? []), cli('apps/cli/bin/reelbase.js'), 'serve', '--store', store, '--port', '0', '--host', '127.0.0.1'];
   // No drain: a bench stops servers by the dozen, and no balancer needs telling.
   return start('reelbase', args, /^reelbase serving (http:\/\/\S+)/, { REELBASE_DRAIN_SECONDS: '0', ...env, REELBASE_RATE_LIMIT: 'off' });
 }
@@ -51,29 +54,40 @@ export const stopAll = async (servers: ServerProcess[]): Promise<void> => void (
 
 async function start(name: string, args: string[], ready: RegExp, env: Record<string, string> = {}): Promise<ServerProcess> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  // stdout to a file, as a deployment sends it to a file or journald: a pipe this process read would
+  // put the bench's own reading of every request log line on the 2 cores it measures.
+  const outDir = mkdtempSync(join(tmpdir(), `bench-${name}-`));
+  const outFile = join(outDir, 'stdout');
+  const out = openSync(outFile, 'w');
+  const child = spawn(process.execPath, args, { stdio: ['ignore', out, 'pipe'], env: { ...process.env, ...env } });
+  closeSync(out);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => void (stderr += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.on('line', (line) => {
-      const match = ready.exec(line);
-      if (!match) return;
-      // What it prints from now on (request logs) is read and dropped, not parsed.
-      lines.close();
-      child.stdout!.resume();
-      resolve(match[1]);
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const exited = (code: number | null) => reject(new Error(`bench server ${name} exited with ${code} before listening:\n${stderr}`));
+      child.once('exit', exited);
+      const look = () => {
+        const match = readFileSync(outFile, 'utf8').split('\n').map((line) => ready.exec(line)).find(Boolean);
+        if (!match) return void (timer = setTimeout(look, 5));
+        child.off('exit', exited);
+        resolve(match[1]);
+      };
+      let timer = setTimeout(look, 5);
+      child.once('exit', () => clearTimeout(timer));
     });
-    child.once('exit', (code) => reject(new Error(`bench server ${name} exited with ${code} before listening:\n${stderr}`)));
-  });
-  return {
-    url,
-    startMs: performance.now() - started,
-    stderr: () => stderr,
-    memory: () => memoryOf(child.pid!),
-    cpuSeconds: () => cpuOf(child.pid!),
-    stop: () => stop(child),
-  };
+    return {
+      url,
+      startMs: performance.now() - started,
+      stderr: () => stderr,
+      memory: () => memoryOf(child.pid!),
+      cpuSeconds: () => cpuOf(child.pid!),
+      stop: () => stop(child).finally(() => rmSync(outDir, { recursive: true, force: true })),
+    };
+  } catch (e) {
+    rmSync(outDir, { recursive: true, force: true });
+    throw e;
+  }
 }
 
 function stop(child: ChildProcess): Promise<void> {

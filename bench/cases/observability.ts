@@ -11,7 +11,7 @@ const sets = 3;
 const rounds = 4;
 const videosRead = 500;
 
-/** Request logs at info (JSON on stdout, which the bench reads and drops) and metrics on an ephemeral port; or neither; or one of them. */
+/** Request logs at info (JSON on stdout, a file as a deployment's is: processes.ts) and metrics on an ephemeral port; or neither; or one of them. */
 const logs = { REELBASE_LOG_LEVEL: 'info', REELBASE_LOG_FORMAT: 'json' };
 const metrics = { REELBASE_METRICS_PORT: '0' };
 const quiet = { REELBASE_LOG_LEVEL: 'silent' };

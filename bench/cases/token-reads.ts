@@ -177,9 +177,10 @@ export async function tokenReadCases(b: Bench, world: QuickWorld): Promise<void>
     };
   };
   b.targets.push(
-    vsBare("GET /videos/{id} with the owner's token vs bare node:http", videoRead.name, ownerToken, 0.5),
-    vsBare("GET /videos/{id} with another user's token vs bare node:http", videoRead.name, otherToken, 0.5),
-    vsBare('GET /videos/{id} anonymous, many videos, vs bare node:http', videoRead.name, anonymous, 0.6),
+    // Issue 50: token reads at ≥ 60% of bare, anonymous at ≥ 65%, measured in turns in one run.
+    vsBare("GET /videos/{id} with the owner's token vs bare node:http", videoRead.name, ownerToken, 0.6),
+    vsBare("GET /videos/{id} with another user's token vs bare node:http", videoRead.name, otherToken, 0.6),
+    vsBare('GET /videos/{id} anonymous, many videos, vs bare node:http', videoRead.name, anonymous, 0.65),
     vsBare('GET /me with a token vs bare node:http', 'GET /me', ownerToken, 0.5),
     // Issue 21 names no figure against bare for GET /users/{id}: a token's read is held to the anonymous one, as the lists are.
     vsAnonymous(usersRead, otherToken),

@@ -4,7 +4,7 @@ export * from './store/filters';
 export * from './store/search';
 export * from './store/sequences';
 export { Deferred } from './store/deferred';
-export { ScopeStorage } from './store/scope-storage';
+export { ScopeStorage } from './support/scope-storage';
 export { copyJson, deepFreeze, isShared } from './store/copy-json';
 export { splice, spliceOf, type Splice } from './representations/spliced';
 export { schema } from './schema/collections';

@@ -186,10 +186,14 @@ function viewerFacts(store: Store, viewer: UserRecord, videoIds: readonly string
     return { liked, watchlater, watched, moderatedChannels };
   };
   const pageFree = [viewer.likes_total, viewer.watchlater_total, viewer.watched_total].every(whole);
-  return pageFree ? viewersFacts.get(store, viewer, '', read) : read();
+  if (pageFree) return viewersFacts.get(store, viewer, '', read);
+  // One video's facts (GET /videos/{id}, read over and over by its viewer): remembered per video.
+  return videoIds.length === 1 ? viewersVideoFacts.get(store, viewer, videoIds[0], read) : read();
 }
 
 const viewersFacts = new GenerationMemory<PageFacts>(1);
+/** Per viewer, the facts of the videos they read one at a time lately. */
+const viewersVideoFacts = new GenerationMemory<PageFacts>(1024);
 const noFolders = { items: [] as readonly ProjectRecord[], total: 0 };
 
 /**

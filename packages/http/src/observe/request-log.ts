@@ -40,13 +40,13 @@ export function observeRequests(listener: Listener, o: ObserveOptions): Listener
   const writeLine = logger && lineWriter(logger);
   return (req, res) => {
     const started = performance.now();
+    const method = req.method ?? 'GET';
     const id = requestIdOf(req.headers['x-request-id']);
     res.setHeader('X-Request-Id', id);
     const trace = startTrace(req, id);
     metrics?.inFlight.inc();
     res.once('close', () => {
       const ms = performance.now() - started;
-      const method = req.method ?? 'GET';
       const url = req.url ?? '/';
       const path = url.split('?')[0];
       const transport = trace.served?.operation ? undefined : transportRoutes.find((r) => path.startsWith(r.prefix));
@@ -82,7 +82,9 @@ export function observeRequests(listener: Listener, o: ObserveOptions): Listener
       };
       writeLine(level, line);
     });
-    return withRequestId(id, () => listener(req, res));
+    // GET and HEAD write nothing, so queue no job to carry the id into: they run outside the
+    // request scope, whose promise hooks, while any scope runs, cost every promise of the process.
+    return method === 'GET' || method === 'HEAD' ? listener(req, res) : withRequestId(id, () => listener(req, res));
   };
 }
 

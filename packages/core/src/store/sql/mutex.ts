@@ -1,4 +1,4 @@
-import { ScopeStorage } from '../scope-storage';
+import { ScopeStorage } from '../../support/scope-storage';
 
 /** A scope that holds a mutex; transactions link to the scope they were opened in. */
 export interface Holder {

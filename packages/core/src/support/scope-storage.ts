@@ -3,8 +3,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /**
  * An AsyncLocalStorage that is switched on only while one of its scopes runs. Node 20 implements
  * AsyncLocalStorage with promise hooks that, once on, run for every promise of the process; the
- * drivers use it only to know which transaction a call comes from, so outside every transaction
- * (every read of a serving process) it stays off and costs nothing.
+ * drivers use it only to know which transaction a call comes from, and the request scope only for
+ * writes (support/request-scope.ts), so outside every transaction and write (every read of a
+ * serving process) it stays off and costs nothing.
  */
 export class ScopeStorage<T> {
   readonly #storage = new AsyncLocalStorage<T>();
