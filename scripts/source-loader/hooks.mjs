@@ -26,9 +26,10 @@ const optionsKey = JSON.stringify(options);
 
 function isFile(url) {
   try {
-    return statSync(new URL(url)).isFile();
+    // Most candidates do not exist: a stat that answers undefined costs less than one that throws.
+    return statSync(new URL(url), { throwIfNoEntry: false })?.isFile() ?? false;
   } catch {
-    return false;
+    return false; // ENOTDIR: a file's name followed by /index.ts
   }
 }
 
