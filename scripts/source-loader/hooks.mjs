@@ -1,4 +1,5 @@
-// Module hooks of ./register.mjs (they run on Node's loader thread).
+// Module hooks of ./register.mjs. Synchronous, so that they serve both module.registerHooks (in the
+// thread that imports) and module.register (on Node's loader thread, which awaits what they answer).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { transformSync } from 'esbuild';
@@ -33,7 +34,7 @@ function isFile(url) {
   }
 }
 
-export async function resolve(specifier, context, nextResolve) {
+export function resolve(specifier, context, nextResolve) {
   const parent = context.parentURL;
   if (parent && typeScript.test(parent) && (specifier.startsWith('./') || specifier.startsWith('../')) && !named.test(specifier)) {
     const url = new URL(specifier, parent);
@@ -48,7 +49,7 @@ export async function resolve(specifier, context, nextResolve) {
   return nextResolve(specifier, context);
 }
 
-export async function load(url, context, nextLoad) {
+export function load(url, context, nextLoad) {
   if (!typeScript.test(url)) return nextLoad(url, context);
   const source = readFileSync(new URL(url), 'utf8');
   const key = createHash('sha1').update(optionsKey).update(url).update(source).digest('hex');
