@@ -2,6 +2,7 @@
 // thread that imports) and module.register (on Node's loader thread, which awaits what they answer).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { threadId } from 'node:worker_threads';
 import { transformSync } from 'esbuild';
 
 const typeScript = /\.tsx?$/;
@@ -60,7 +61,7 @@ export function load(url, context, nextLoad) {
   } catch {
     code = transformSync(source, { ...options, loader: url.endsWith('x') ? 'tsx' : 'ts', sourcefile: url }).code;
     // Written whole, then renamed: processes loading the same file at once never read half of it.
-    const partial = new URL(`${key}.${process.pid}.partial`, cache);
+    const partial = new URL(`${key}.${process.pid}-${threadId}.partial`, cache);
     writeFileSync(partial, code);
     renameSync(partial, cached);
   }
