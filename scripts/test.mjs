@@ -1,4 +1,4 @@
-// Runs every workspace's test files through node:test with tsx, straight from source.
+// Runs every workspace's test files through node:test, straight from source (./source-loader).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, existsSync, mkdtempSync, rmSync, statfsSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,7 +55,7 @@ let status;
 try {
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', ...['test-timeouts.mjs', 'file-times.mjs'].flatMap((m) => ['--import', fileURLToPath(new URL(m, import.meta.url))]), '--conditions=source', '--test', `--test-concurrency=${concurrency}`, ...reporters, ...selected],
+    [...['source-loader/register.mjs', 'test-timeouts.mjs', 'file-times.mjs'].flatMap((m) => ['--import', fileURLToPath(new URL(m, import.meta.url))]), '--conditions=source', '--test', `--test-concurrency=${concurrency}`, ...reporters, ...selected],
     // REELBASE_TEST_CACHE: test clips (makeClip) are made once a run, whichever file asks first.
     {
       stdio: 'inherit',

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createService, createToken, createUser, parseScopes, schema, type ServiceConfig, type Store, type VideoRecord } from '@reelbase/core';
 import { serve, type RunningServer } from '@reelbase/http';
 import { openSqliteStore } from '@reelbase/store-sqlite';
+import { fromSource } from '@reelbase/api-tests/from-source';
 import type { Clock } from '../src/batch/clock';
 import { cli, tempDir, type Outcome } from './cli-harness';
 
@@ -104,14 +105,13 @@ export const videoNames = (target: Target): Promise<string[]> =>
   target.withStore(async (store) => (await store.find<VideoRecord>('videos', { limit: 100_000 })).items.map((v) => v.name));
 
 const entry = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const tsx = import.meta.resolve('tsx');
 
 /**
  * `reelbase ARGS` as a child process from source (stdout/stderr piped: not a terminal). `preload`
  * modules run first. `onStderr` sees stderr as it comes and may kill the child.
  */
 export function spawnReelbase(args: string[], cwd: string, options: { preload?: string[]; onStderr?(text: string, kill: (signal: NodeJS.Signals) => void): void } = {}) {
-  const child = spawn(process.execPath, ['--import', tsx, ...(options.preload ?? []).flatMap((p) => ['--import', p]), '--conditions=source', entry, ...args], {
+  const child = spawn(process.execPath, [...fromSource, ...(options.preload ?? []).flatMap((p) => ['--import', p]), entry, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: cwd, XDG_CONFIG_HOME: join(cwd, '.config') },
     stdio: ['ignore', 'pipe', 'pipe'],

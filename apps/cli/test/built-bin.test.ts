@@ -5,7 +5,7 @@ import { tempDir } from './cli-harness';
 import { servedUrl, startCli, stopCli } from './worker-processes';
 
 /**
- * Every other test runs the CLI from source through tsx; this one runs what `npm install` builds and
+ * Every other test runs the CLI from source; this one runs what `npm install` builds and
  * `npm start` runs (bin/reelbase.js over dist/), so a dependency the bundle cannot carry (a CommonJS
  * module's dynamic require inlined into ESM) fails here instead of at an operator's first start.
  */

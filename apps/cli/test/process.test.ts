@@ -2,15 +2,15 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { fromSource } from '@reelbase/api-tests/from-source';
 import { tempDir } from './cli-harness';
 
 // The process entry from source (the bin runs the same `main` from dist/): argv, stdout/stderr
 // and the exit code of a real process, run outside the repository to prove nothing leans on cwd.
 const entry = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const tsx = import.meta.resolve('tsx');
 
 const reelbase = (args: string[], cwd: string) => {
-  const r = spawnSync(process.execPath, ['--import', tsx, '--conditions=source', entry, ...args], {
+  const r = spawnSync(process.execPath, [...fromSource, entry, ...args], {
     cwd,
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '' },

@@ -115,7 +115,6 @@ describe('SIGKILL of a server mid-upload and of a worker mid-transcode, files in
     } finally {
       assert.equal(await stopCli(second), 0);
     }
-    // (tsx keeps its cache there too.)
     assert.deepEqual(readdirSync(tmp).filter((e) => e.startsWith('reelbase-')), [], 'the retry removed the killed attempt’s copy and outputs, then its own');
     const renditions = await s3.keys(`videos/${id}/renditions/`);
     assert.ok(renditions.length > 0 && renditions.every((k) => k.startsWith(`videos/${id}/renditions/${job}/`)), renditions.join(', '));

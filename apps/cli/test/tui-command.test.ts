@@ -6,6 +6,7 @@ import { createService, createToken, createUser, parseScopes, schema } from '@re
 import { createClient } from '@reelbase/http';
 import { openJsonStore } from '@reelbase/store-json';
 import { loadSession } from '../src/tui/session';
+import { fromSource } from '@reelbase/api-tests/from-source';
 import { cli } from './cli-harness';
 
 const source = (path: string) => fileURLToPath(new URL(`../src/${path}`, import.meta.url));
@@ -27,7 +28,7 @@ describe('reelbase tui, the command', () => {
       await import(${JSON.stringify(source('tui/run.tsx'))});
       console.log(JSON.stringify({ operations, count: JSON.parse(out).length, afterOperations, tui, afterTui, afterImport: loaded() }));
     `;
-    const child = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), '--conditions=source', '--input-type=module', '-e', script], {
+    const child = spawnSync(process.execPath, [...fromSource, '--input-type=module', '-e', script], {
       encoding: 'utf8',
       env: { PATH: process.env.PATH ?? '' },
       timeout: 60_000,

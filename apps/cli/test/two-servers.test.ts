@@ -6,6 +6,7 @@ import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { createService, createToken, createUser, parseScopes, schema, where, type Service, type Store } from '@reelbase/core';
 import { expectError, type Answer } from '@reelbase/api-tests';
+import { fromSource } from '@reelbase/api-tests/from-source';
 import { openPostgresStore, scratchDatabase } from '@reelbase/store-postgres';
 import { tempDir } from './cli-harness';
 import { beforeNodeEndOfLife } from './worker-processes';
@@ -17,7 +18,6 @@ const database = server ? scratchDatabase(server) : undefined;
 if (database) after(() => database.drop());
 
 const entry = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const tsx = import.meta.resolve('tsx');
 
 // Both servers' clocks stand still (REELBASE_TEST_CLOCK) ten minutes into an hour-long rate-limit
 // window; the fixtures are made ten minutes earlier, before the pre-order's time comes.
@@ -36,7 +36,7 @@ interface ServeProcess {
 
 /** `reelbase serve` in a process of its own on `store`; resolves once it listens and has said all it says on starting. */
 async function startServe(store: string, cwd: string, files: string): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', tsx, '--conditions=source', entry, 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [...fromSource, entry, 'serve', '--port', '0'], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { PATH: process.env.PATH ?? '', REELBASE_STORE: store, REELBASE_FILES: files, REELBASE_RATE_LIMIT: `${rateLimit}/3600`, REELBASE_TEST_CLOCK: serveTime, ...beforeNodeEndOfLife },

@@ -4,10 +4,10 @@ import { readdirSync, watch } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { WebhookReceiver } from '@reelbase/api-tests';
+import { fromSource } from '@reelbase/api-tests/from-source';
 import { createToken, createUser, parseScopes, type Store } from '@reelbase/core';
 
 const entry = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const tsx = import.meta.resolve('tsx');
 /** The command as installed (`bin/reelbase.js` running the build in dist/, which `npm install` makes). */
 const bin = fileURLToPath(new URL('../bin/reelbase.js', import.meta.url));
 
@@ -28,7 +28,7 @@ export const beforeNodeEndOfLife = { REELBASE_TEST_TODAY: '2000-01-01' };
  * or `built`: the installed bin over dist/.
  */
 export async function startCli(args: string[], env: Record<string, string>, ready: RegExp, cwd: string, from: 'source' | 'built' = 'source'): Promise<CliProcess> {
-  const command = from === 'built' ? [bin] : ['--import', tsx, '--conditions=source', entry];
+  const command = from === 'built' ? [bin] : [...fromSource, entry];
   const child = spawn(process.execPath, [...command, ...args], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],

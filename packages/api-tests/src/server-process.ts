@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { fromSource } from './from-source';
 
 /** A reelbase server in its own process (src/crash-server.ts), for tests that kill or signal it. */
 export interface ServerProcess {
@@ -16,7 +17,7 @@ const script = join(root, 'packages', 'api-tests', 'src', 'crash-server.ts');
 
 /** Starts the server on a store file (`kind` sqlite or json); with `token`, reuses the user of an earlier run; `env` adds variables (REELBASE_DRAIN_SECONDS). */
 export function startServerProcess(kind: string, path: string, token?: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', script, kind, path, ...(token ? [token] : [])], {
+  const child = spawn(process.execPath, [...fromSource, script, kind, path, ...(token ? [token] : [])], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { descendants, stillRunning, until, type ProcessEntry } from '../src/index';
+import { fromSource } from '../src/from-source';
 
 const media = fileURLToPath(new URL('../../media/src/', import.meta.url));
 
@@ -21,7 +22,7 @@ const program = `
 
 describe('ffmpeg dies with the process that started it (issue 48)', () => {
   it('SIGKILL of the parent: both of its ffmpegs are gone from the process table within 3 s', async () => {
-    const parent = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program], { stdio: 'ignore' });
+    const parent = spawn(process.execPath, [...fromSource, '--input-type=module', '-e', program], { stdio: 'ignore' });
     try {
       let tools: ProcessEntry[] = [];
       await until(() => (tools = descendants(parent.pid!).filter((p) => p.name === 'ffmpeg')).length === 2, 'two ffmpegs to start', 60_000);
