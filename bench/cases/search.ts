@@ -8,10 +8,12 @@ import { ms } from '../table';
 export interface SearchRead {
   name: string;
   path(i: number): string;
+  /** Measured at the latency connections alone (one request at a time), not also at the throughput ones. */
+  latencyOnly?: boolean;
 }
 
 /** The words searched for: those of the busiest user's first 100 video titles (and their adjacent pairs), and of the first 40 users' names and places. */
-export async function sampleWords(server: ServerProcess, busiest: string, headers: Record<string, string>): Promise<{ video: string[]; phrases: string[]; user: string[] }> {
+export async function sampleWords(server: ServerProcess, busiest: string, headers: Record<string, string>): Promise<{ video: string[]; phrases: string[]; user: string[]; channel: string[] }> {
   const get = async (path: string) => {
     const res = await fetch(server.url + path, { headers });
     if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
@@ -21,9 +23,10 @@ export async function sampleWords(server: ServerProcess, busiest: string, header
   const words = (texts: (string | null | undefined)[]) => [...new Set(split(texts.join(' ')))].sort();
   const videos = (await get(`/users/${busiest}/videos?per_page=100`)).data ?? [];
   const users = await Promise.all(Array.from({ length: 40 }, (_, i) => get(`/users/${i + 1}`)));
+  const channels = (await get('/channels?per_page=40')).data ?? [];
   const phrases = [...new Set(videos.flatMap((v) => split(v.name).flatMap((w, i, all) => (i > 0 ? [`${all[i - 1]} ${w}`] : []))))].sort();
   // Title words: each in a tenth of the videos or so. The descriptions' template words (about, filmed, days) are in every one.
-  return { video: words(videos.map((v) => v.name)), phrases, user: words(users.flatMap((u) => [u.name, u.location])) };
+  return { video: words(videos.map((v) => v.name)), phrases, user: words(users.flatMap((u) => [u.name, u.location])), channel: words(channels.map((c) => c.name)) };
 }
 
 /**
@@ -32,8 +35,8 @@ export async function sampleWords(server: ServerProcess, busiest: string, header
  * by relevance, a rare one (one video's own number), a user name or place prefix, and a word
  * within the busiest user's videos. The words come from the store itself (its first videos and
  * users), so the same reads run against any version of the server. Issue 50 adds what people
- * type: two and three title words, a prefix, a phrase and an exclusion, each by relevance and by
- * date. `distinct` adds an exclusion of a word no document has (`-zq17`) to every query: the
+ * type: one to three words, a prefix, a phrase and an exclusion, in every sort of all videos, the
+ * busiest user's videos, users, channels and groups. `distinct` adds an exclusion of a word no document has (`-zq17`) to every query: the
  * vocabulary is small, and without it the server's read cache answers the second round of words.
  */
 export async function searchReads(server: ServerProcess, summary: PopulationSummary, headers: Record<string, string>, distinct: boolean): Promise<SearchRead[]> {
@@ -45,24 +48,40 @@ export async function searchReads(server: ServerProcess, summary: PopulationSumm
   // Numbers of as many digits as the last video's (so no longer number begins with one): each names one video.
   const low = 10 ** (String(summary.videos - 1).length - 1);
   const rare = (i: number) => String(low + ((i * 7919) % (summary.videos - low)));
-  // The i-th request's n words of the title vocabulary, drawn apart (as a person types two or three of a library's words).
-  const drawn = (i: number, n: number) => Array.from({ length: n }, (_, k) => sample.video[(i * (7 + 2 * k) + k * 13) % sample.video.length]);
+  // The i-th request's n words of a vocabulary, drawn apart (as a person types two or three of a library's words).
+  const drawn = (i: number, n: number, from = sample.video) => Array.from({ length: n }, (_, k) => from[(i * (7 + 2 * k) + k * 13) % from.length]);
   const typed = (text: string, i: number) => encodeURIComponent(text + (distinct ? ` -zq${i}` : ''));
-  const shapes: [string, (i: number) => string][] = [
-    ['<two words>', (i) => drawn(i, 2).join(' ')],
-    ['<three words>', (i) => drawn(i, 3).join(' ')],
-    ['<prefix>', (i) => drawn(i, 1)[0].slice(0, 3 + (i % 3))],
-    ['<"phrase">', (i) => `"${sample.phrases[i % sample.phrases.length]}"`],
-    ['<word -word>', (i) => drawn(i, 2).join(' -')],
+  // Issue 50: the shapes people type, over a vocabulary (and its adjacent pairs, for a phrase).
+  const shapes = (from: string[], pairs: string[]): [string, (i: number) => string][] => [
+    ['<word>', (i) => drawn(i, 1, from)[0]],
+    ['<two words>', (i) => drawn(i, 2, from).join(' ')],
+    ['<three words>', (i) => drawn(i, 3, from).join(' ')],
+    ['<prefix>', (i) => drawn(i, 1, from)[0].slice(0, 3 + (i % 3))],
+    ['<"phrase">', (i) => `"${pairs.length ? pairs[i % pairs.length] : drawn(i, 2, from).join(' ')}"`],
+    ['<word -word>', (i) => drawn(i, 2, from).join(' -')],
   ];
+  // Every shape in every sort of each search (SPEC.md's sorts of each list); relevance and date of all videos, the issue's targets, also at the throughput connections.
+  const searches: [string, string[], string[], string[]][] = [
+    ['/videos', ['relevant', 'date', 'plays', 'alphabetical'], sample.video, sample.phrases],
+    [`/users/${user.id}/videos`, ['date', 'plays', 'alphabetical'], sample.video, sample.phrases],
+    ['/users', ['relevant', 'date', 'followers', 'alphabetical'], sample.user, []],
+    ['/channels', ['relevant', 'date', 'followers', 'alphabetical'], sample.channel, []],
+    ['/groups', ['relevant', 'date', 'alphabetical'], sample.channel, []],
+  ];
+  const named = (path: string) => path.replace(`/users/${user.id}/`, '/users/{busiest}/');
   return [
     { name: 'GET /videos?query=<common word>&sort=relevant', path: (i) => `/videos?query=${q(sample.video, i)}&sort=relevant` },
     { name: 'GET /videos?query=<rare word>', path: (i) => `/videos?query=${encodeURIComponent(rare(i) + (distinct ? ` -zq${i}` : ''))}` },
     { name: 'GET /users?query=<prefix>&sort=relevant', path: (i) => `/users?query=${q(prefixes, i)}&sort=relevant` },
     { name: 'GET /users/{busiest}/videos?query=<word>', path: (i) => `/users/${user.id}/videos?query=${q(sample.video, i)}` },
-    // Issue 50: the shapes people type, by relevance and by date.
-    ...shapes.flatMap(([shape, text]) =>
-      ['relevant', 'date'].map((sort) => ({ name: `GET /videos?query=${shape}&sort=${sort}`, path: (i: number) => `/videos?query=${typed(text(i), i)}&sort=${sort}` })),
+    ...searches.flatMap(([path, sorts, from, pairs]) =>
+      shapes(from, pairs).flatMap(([shape, text]) =>
+        sorts.map((sort) => ({
+          name: `GET ${named(path)}?query=${shape}&sort=${sort}`,
+          path: (i: number) => `${path}?query=${typed(text(i), i)}&sort=${sort}`,
+          latencyOnly: !(path === '/videos' && (sort === 'relevant' || sort === 'date') && shape !== '<word>'),
+        })),
+      ),
     ),
   ];
 }
@@ -85,7 +104,7 @@ export async function searchCases(b: Bench, server: ServerProcess, summary: Popu
       record(b, { case: `${read.name} (${scale})`, server: label, body: '', rps: null, p50: NaN, p99: NaN, note: `answered ${res.status}` });
       continue;
     }
-    for (const connections of [b.settings.latencyConnections, b.settings.connections]) {
+    for (const connections of read.latencyOnly ? [b.settings.latencyConnections] : [b.settings.latencyConnections, b.settings.connections]) {
       const m = await measureRotating(server.url, b.settings, connections, nextPath, headers);
       if (connections === b.settings.latencyConnections) worst = Math.max(worst, m.p99);
       record(b, { case: `${read.name} (${scale}, first: ${body.total} found), c=${connections}`, server: label, body: '', rps: m.rps, p50: m.p50, p99: m.p99, note: m.failed ? `${m.failed} failed` : '' });

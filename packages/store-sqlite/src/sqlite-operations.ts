@@ -16,7 +16,7 @@ import { compileFilter, compileWhere } from './compile-filter';
 import { statementKey, type Asked, type Read, type ReadCache, type ReadPage } from './read-cache';
 import { mirroredColumns } from './sqlite-mirror';
 import { compileFind, type Statement } from './compile-query';
-import { spanSql, windowSize, type Window } from './search-walks';
+import { spanSql, WALK_GROWTH, windowSize, type ProbedWalk, type Window } from './search-walks';
 import { equalities, factsOf, type OwnWrites } from './own-writes';
 import { readKey } from './read-keys';
 import { columnValues, decodeRow, encodeText, mergePatch, toSql, toSqlId, type Body, type Row } from './row-codec';
@@ -197,8 +197,8 @@ export class Operations {
           const total = this.#count(count, countParams, () => asked(table, options.where));
           const many = total > (options.exactTotal ?? SEARCH_EXACT_TOTAL);
           const walk = many && probed(limit, offset, total, this.conn.get<{ n: number | null }>(spanSql(table))?.n ?? 0).find((w) => this.#walks(w.plan));
-          const walked = walk && this.conn.all<Row>(walk.page.sql, walk.page.params);
-          if (walked && walked.length === limit) return { items: walked.map(decode), total };
+          const walked = walk && this.#walkPage(walk, limit, total);
+          if (walked) return { items: walked.map(decode), total };
         }
         const found = (window && limit !== undefined && this.#windowPage(window, offset + limit, limit)) || (first && this.conn.all<Row>(first.sql, first.params));
         const items = (found?.length ? found : this.conn.all<Row>(sql, rowParams)).map(decode);
@@ -234,6 +234,21 @@ export class Operations {
     const page = window.page(size);
     const rows = this.conn.all<Row>(page.sql, page.params);
     return rows.length === limit ? rows : undefined;
+  }
+
+  /**
+   * A walk's page, walked again over WALK_GROWTH times the rows each time it falls short (the
+   * matches bunch in the order: titles that begin with the word sort together), while that walks
+   * fewer rows than there are matches; past that, ordering the matches costs less. Undefined when
+   * the page is not found so.
+   */
+  #walkPage(walk: ProbedWalk, limit: number, total: number): Row[] | undefined {
+    for (let size = walk.size; ; size *= WALK_GROWTH) {
+      const page = walk.page(size);
+      const rows = this.conn.all<Row>(page.sql, page.params);
+      if (rows.length === limit) return rows;
+      if (size * WALK_GROWTH > total) return undefined;
+    }
   }
 
   /** Whether a walk's plan reads its rows in order from an index (no sort of them all), remembered by its text: the schema decides it. */

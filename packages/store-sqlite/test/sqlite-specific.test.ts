@@ -372,17 +372,17 @@ describe('sqlite store: search plans for many matches', () => {
       assert.equal(windowBound(25, 1_000_000, ORDERED_WALK_ROW_COST), 5000);
       const [probed, ...rest] = compileFind(tables, videos, byDate, words(raw)).probed!(25, 0, 4000, 1_000_000);
       assert.equal(rest.length, 0);
-      assert.match(probed.page.sql, /EXISTS \(SELECT 1 FROM "rb_search_videos" WHERE "rb_search_videos" MATCH \? AND rowid = "videos"\.id\)/);
+      assert.match(probed.page(probed.size).sql, /EXISTS \(SELECT 1 FROM "rb_search_videos" WHERE "rb_search_videos" MATCH \? AND rowid = "videos"\.id\)/);
       // The walk bound, the word for the text's cheap test, then the index's query.
-      assert.deepEqual(probed.page.params, ['5', 500, 'harbour', '{"name" "tag_names" "description"} : (("harbour" OR "harbours"))', 25, 0]);
+      assert.deepEqual(probed.page(probed.size).params, ['5', 500, 'harbour', '{"name" "tag_names" "description"} : (("harbour" OR "harbours"))', 25, 0]);
       // The user's rows in date order from its index, at most 500; only the page's rows are sorted.
-      const walked = plan(raw, probed.page);
+      const walked = plan(raw, probed.page(probed.size));
       assert.deepEqual(walked.slice(0, 3), ['CO-ROUTINE p', 'CO-ROUTINE videos', 'SEARCH videos USING INDEX rb_ix_videos__user_id__created_time_desc (user_id=?)'], walked.join('\n'));
       assert.deepEqual(walked.filter((d) => d.includes('TEMP B-TREE')), ['USE TEMP B-TREE FOR ORDER BY'], walked.join('\n'));
       assert.equal(walked.at(-1), 'USE TEMP B-TREE FOR ORDER BY');
       // The walk's own plan, which the store checks before walking: in order, no sort.
       assert.deepEqual(plan(raw, { sql: probed.plan.sql.replace(/^EXPLAIN QUERY PLAN /, ''), params: probed.plan.params }), ['SEARCH videos USING COVERING INDEX rb_ix_videos__user_id__created_time_desc (user_id=?)']);
-      assert.equal(compileFind(tables, videos, byDate, words(raw)).probed!(10, 40, 4000, 1_000_000)[0].page.params[1], 1000);
+      assert.equal(compileFind(tables, videos, byDate, words(raw)).probed!(10, 40, 4000, 1_000_000)[0].size, 1000);
       // Ranked, a search is never walked row by row.
       assert.equal(compileFind(tables, videos, { where, orderBy: order }, words(raw)).probed, undefined);
     });
@@ -397,7 +397,8 @@ describe('sqlite store: search plans for many matches', () => {
       assert.ok(plan(raw, { sql: pinned.plan.sql.replace(/^EXPLAIN QUERY PLAN /, ''), params: pinned.plan.params }).includes('USE TEMP B-TREE FOR ORDER BY'));
       assert.deepEqual(window.plan.params, ['anybody', 417]);
       assert.deepEqual(plan(raw, { sql: window.plan.sql.replace(/^EXPLAIN QUERY PLAN /, ''), params: window.plan.params }), ['SCAN videos USING INDEX rbwin_videos__created_time_desc']);
-      const found = raw.prepare(window.page.sql).all(...window.page.params.slice(0, -2), 1, 0) as { id: number }[];
+      const { sql, params } = window.page(window.size);
+      const found = raw.prepare(sql).all(...params.slice(0, -2), 1, 0) as { id: number }[];
       assert.deepEqual(found.map((r) => r.id), [1]);
       // By name, and by plays from the relevance window's own index; no window below windowBound.
       const byName = compileFind(tables, videos, { where, orderBy: [{ field: 'name', direction: 'asc' }] }, words(raw)).probed!(25, 0, 120_000, 1_000_000);
