@@ -63,11 +63,20 @@ function foldBodies(unaccent: string | null, unaccentCall: string): Map<string, 
 
 export const searchableTables = (tables: PgTables): PgTable[] => [...tables.values()].filter((t) => t.search);
 
-/** The tsvector of a table's search fields, each tier with its weight. */
+/**
+ * A lexeme no folded text holds (the fold turns punctuation to spaces), put between two fields'
+ * vectors and deleted after: `||` numbers the right vector's words on from the left's last, so
+ * without it a field's last word and the next field's first would make a phrase (`<->`), where a
+ * phrase is whole words in a row in one field (core's search.ts). Its position stays empty.
+ */
+const GAP = '.';
+
+/** The tsvector of a table's search fields, each tier with its weight, a position apart (GAP). */
 function vectorOf(table: SqlTable): string {
-  return searchColumns(table)
-    .map(({ field, tier }) => `setweight(to_tsvector('simple'::regconfig, ${FOLD}(coalesce(${quote(field)}, ''))), '${'ABCD'[tier]}')`)
-    .join(' || ');
+  const fields = searchColumns(table).map(
+    ({ field, tier }) => `setweight(to_tsvector('simple'::regconfig, ${FOLD}(coalesce(${quote(field)}, ''))), '${'ABCD'[tier]}')`,
+  );
+  return fields.length === 1 ? fields[0] : `ts_delete(${fields.join(` || '''${GAP}'':1'::tsvector || `)}, '${GAP}')`;
 }
 
 /**
