@@ -9,7 +9,6 @@ import {
   type FindOptions,
   type FindResult,
   type OrderBy,
-  type SearchQuery,
   type SumRow,
 } from '@reelbase/core';
 import { encodeDoc, groupCounts, INCOMPARABLE, mergePatch, quote, sumRows, type Body, type GroupRow } from '@reelbase/core/sql';
@@ -24,10 +23,10 @@ import {
   compileFindOne,
   compileLockNext,
   compileSumBy,
-  firstTierOf,
   searches,
-  walkable,
+  walkOf,
   type FindRead,
+  type Walk,
 } from './compile-query';
 
 /**
@@ -217,9 +216,9 @@ export class Operations {
       options.where,
       async (db, near) => {
         const read: FindRead = { ...options, offset, limit };
-        const firstTier = firstTierOf(table, read, near);
-        if (firstTier && walkable(table, read, firstTier)) {
-          const walked = await db.snapshot((db) => this.#walk<T>(db, table, read, firstTier));
+        const walk = walkOf(table, read, near);
+        if (walk) {
+          const walked = await db.snapshot((db) => this.#walk<T>(db, table, read, walk));
           if (walked) return walked;
         }
         return this.#page<T>(db, table, read, near);
@@ -261,19 +260,19 @@ export class Operations {
   }
 
   /**
-   * A ranked page of a search with many matches (more than exactTotal), walked in its tie-break's
-   * order (compileWalk) when the planner's estimate of them says the walk is short; undefined when
+   * A page of a search with many matches (more than exactTotal), walked in a window's order
+   * (compileWalk) when the planner's estimate of them says the walk is short; undefined when
    * it is not, or when it ran out before filling the page, for the page to be read from every match.
    */
-  async #walk<T extends Doc>(db: Executor, table: PgTable, read: FindRead, firstTier: SearchQuery): Promise<FindResult<T> | undefined> {
+  async #walk<T extends Doc>(db: Executor, table: PgTable, read: FindRead, walk: Walk): Promise<FindResult<T> | undefined> {
     const counting = compileBoundedCount(this.tables, table, read);
     const { n, size } = (await db.query<{ n: string; size: number }>(counting.sql, counting.params)).rows[0];
     if (Number(n) <= (read.exactTotal ?? SEARCH_EXACT_TOTAL)) return undefined;
     const total = await this.#estimate(db, table, read.where, undefined, Number(n));
     const budget = Math.ceil((WALK_SLACK * (read.offset + read.limit!) * Math.max(size, total)) / total);
     if (budget > WALK_MOST) return undefined;
-    const walk = compileWalk(this.tables, table, read, firstTier, budget);
-    const { rows } = await db.query<Row>(walk.sql, walk.params);
+    const { sql, params } = compileWalk(this.tables, table, read, walk, budget);
+    const { rows } = await db.query<Row>(sql, params);
     return rows.length === read.limit ? { items: rows.map((row) => decodeRow<T>(row)), total } : undefined;
   }
 
