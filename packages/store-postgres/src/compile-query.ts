@@ -42,9 +42,7 @@ export type FindRead = FindOptions & { limit?: number; offset: number };
 export function compileFind(tables: PgTables, table: PgTable, options: FindRead, near?: Near): Statement {
   const params = newParams();
   const where = compileWhere(tables, table, options.where, params, near);
-  const total = searches(options.where)
-    ? `SELECT count(*) FROM (SELECT FROM ${table.sql}${where} LIMIT ${params.bind((options.exactTotal ?? SEARCH_EXACT_TOTAL) + 1)}) AS bounded`
-    : `SELECT count(*) FROM ${table.sql}${where}`;
+  const total = searches(options.where) ? boundedTotal(tables, table, options, params) : `SELECT count(*) FROM ${table.sql}${where}`;
   const order = compileOrderBy(pgDialect, table, options.orderBy, scoreOf(table, options.where, options.orderBy, params, near));
   const sql =
     `SELECT id, ${DOC_COLUMN}, (${total}) AS total FROM ${table.sql}${where}` +
@@ -78,36 +76,32 @@ export interface Walk {
  * to fill a page soon (measured at 300,000 videos: the count and estimate that decide it, then
  * every match read, cost a third more than reading every match at once). A page in a field's
  * order walks that order's window (pg-windows.ts) and tests every row for the whole search,
- * unless the find is pinned to a search key (one user's videos): that user's own index serves
- * those, and a walk of every row would pass over the other users'. Not for near matches, which
- * rank by nearness.
+ * unless the find is pinned to a search key (one user's videos), ranked or not: that user's own
+ * index serves those, and a walk of every row would pass over the other users'. Not for near
+ * matches, which rank by nearness.
  */
 export function walkOf(table: PgTable, read: FindRead, near?: Near): Walk | undefined {
-  if (near || !read.limit) return undefined;
+  const parts = topParts(read.where);
+  const keys = new Set(table.searchKeys);
+  if (near || !read.limit || !parts.some((p) => 'match' in p) || parts.some((p) => 'op' in p && p.op === 'eq' && keys.has(p.field))) return undefined;
   const firstTier = firstTierOf(table, read);
   if (firstTier) {
     const window = windowOf(table, read.orderBy!.slice(1));
     const wanted = firstTier.terms.filter((t) => !t.exclude).length;
     return window && wanted === 1 ? { order: window.order, firstTier } : undefined;
   }
-  const parts = topParts(read.where);
-  const keys = new Set(table.searchKeys);
-  if (!parts.some((p) => 'match' in p) || parts.some((p) => 'op' in p && p.op === 'eq' && keys.has(p.field))) return undefined;
+  // By the tie-break alone the plain page is walked already: PostgreSQL reads its window (keys the
+  // ORDER BY's own) and filters, so a walk would only add its estimate.
   const window = windowOf(table, read.orderBy);
-  return window && { order: window.order };
+  return window && window.field !== table.searchTies ? { order: window.order } : undefined;
 }
 
-/**
- * A search's count alone, up to one past exactTotal, with the table's size (the planner's):
- * what decides whether a ranked page walks its first tier (compileWalk) or reads every match.
- */
-export function compileBoundedCount(tables: PgTables, table: PgTable, read: FindRead): Statement {
-  const params = newParams();
-  const where = compileWhere(tables, table, read.where, params);
-  const sql =
-    `SELECT (SELECT count(*) FROM (SELECT FROM ${table.sql}${where} LIMIT ${params.bind((read.exactTotal ?? SEARCH_EXACT_TOTAL) + 1)}) AS bounded) AS n,` +
-    ` (SELECT reltuples FROM pg_class WHERE oid = ${params.bind(table.sql)}::regclass) AS size`;
-  return { sql, params: params.values };
+/** The table's size, as the planner has it: with the estimate of a search's matches, how long a walk may be. */
+export const compileSize = (table: PgTable): Statement => ({ sql: `SELECT reltuples AS size FROM pg_class WHERE oid = $1::regclass`, params: [table.sql] });
+
+/** The bounded total of a search (compileFind's), for each row of a page to carry. */
+function boundedTotal(tables: PgTables, table: PgTable, read: FindRead, params: SqlParams<unknown>): string {
+  return `SELECT count(*) FROM (SELECT FROM ${table.sql}${compileWhere(tables, table, read.where, params)} LIMIT ${params.bind((read.exactTotal ?? SEARCH_EXACT_TOTAL) + 1)}) AS bounded`;
 }
 
 /**
@@ -116,7 +110,8 @@ export function compileBoundedCount(tables: PgTables, table: PgTable, read: Find
  * them, each tested for the search (for a ranked page: every wanted word in a name) after it is
  * read. The text search is kept out of the walk (OFFSET 0 fences it): inside, the planner would
  * rather read every match from the GIN index and sort them, which is what this avoids. Fewer
- * rows than the page asks mean the budget ran out, not that there are no more.
+ * rows than the page asks mean the budget ran out, not that there are no more. Each row carries
+ * the search's bounded total, as compileFind's do.
  */
 export function compileWalk(tables: PgTables, table: PgTable, read: FindRead, walk: Walk, budget: number): Statement {
   const params = newParams();
@@ -127,7 +122,8 @@ export function compileWalk(tables: PgTables, table: PgTable, read: FindRead, wa
   const tested = compileWhere(tables, table, and(...parts.filter((p) => 'match' in p)), params);
   const firstTier = walk.firstTier ? ` AND ${firstTierMatch(walk.firstTier, (v) => params.bind(v))}` : '';
   const sql =
-    `SELECT id, ${DOC_COLUMN} FROM (SELECT * FROM ${table.sql}${walked} ORDER BY ${walk.order} LIMIT ${params.bind(budget)} OFFSET 0) AS ${table.sql}` +
+    `SELECT id, ${DOC_COLUMN}, (${boundedTotal(tables, table, read, params)}) AS total` +
+    ` FROM (SELECT * FROM ${table.sql}${walked} ORDER BY ${walk.order} LIMIT ${params.bind(budget)} OFFSET 0) AS ${table.sql}` +
     `${tested}${firstTier} ORDER BY ${order} LIMIT ${params.bind(read.limit ?? null)} OFFSET ${params.bind(read.offset)}`;
   return { sql, params: params.values };
 }

@@ -16,7 +16,7 @@ import {
   compileCount,
   compileCountBy,
   compileDeleteWhere,
-  compileBoundedCount,
+  compileSize,
   compileEstimate,
   compileFind,
   compileWalk,
@@ -260,20 +260,23 @@ export class Operations {
   }
 
   /**
-   * A page of a search with many matches (more than exactTotal), walked in a window's order
-   * (compileWalk) when the planner's estimate of them says the walk is short; undefined when
-   * it is not, or when it ran out before filling the page, for the page to be read from every match.
+   * A page of a search walked in a window's order (compileWalk) when the planner's estimate of
+   * its matches says the walk is short; undefined when it is not, or when it ran out before
+   * filling the page, for the page to be read from every match. The estimate alone decides, so a
+   * search of few matches (two or three words, most often) costs no count before its plain page;
+   * a walk that fills the page is right whatever the estimate said, and carries its total.
    */
   async #walk<T extends Doc>(db: Executor, table: PgTable, read: FindRead, walk: Walk): Promise<FindResult<T> | undefined> {
-    const counting = compileBoundedCount(this.tables, table, read);
-    const { n, size } = (await db.query<{ n: string; size: number }>(counting.sql, counting.params)).rows[0];
-    if (Number(n) <= (read.exactTotal ?? SEARCH_EXACT_TOTAL)) return undefined;
-    const total = await this.#estimate(db, table, read.where, undefined, Number(n));
-    const budget = Math.ceil((WALK_SLACK * (read.offset + read.limit!) * Math.max(size, total)) / total);
+    const estimated = await this.#estimate(db, table, read.where, undefined, 1);
+    const sizing = compileSize(table);
+    const { size } = (await db.query<{ size: number }>(sizing.sql, sizing.params)).rows[0];
+    const budget = Math.ceil((WALK_SLACK * (read.offset + read.limit!) * Math.max(size, estimated)) / estimated);
     if (budget > WALK_MOST) return undefined;
     const { sql, params } = compileWalk(this.tables, table, read, walk, budget);
-    const { rows } = await db.query<Row>(sql, params);
-    return rows.length === read.limit ? { items: rows.map((row) => decodeRow<T>(row)), total } : undefined;
+    const { rows } = await db.query<Row & { total: string }>(sql, params);
+    if (rows.length !== read.limit) return undefined;
+    const counted = Number(rows[0].total);
+    return { items: rows.map((row) => decodeRow<T>(row)), total: counted <= (read.exactTotal ?? SEARCH_EXACT_TOTAL) ? counted : Math.max(counted, estimated) };
   }
 
   /** The planner's estimate of a search's matches, once `counted` (one past exactTotal) says they are more than exactTotal. */
