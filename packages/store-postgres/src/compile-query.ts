@@ -42,7 +42,7 @@ export type FindRead = FindOptions & { limit?: number; offset: number };
 export function compileFind(tables: PgTables, table: PgTable, options: FindRead, near?: Near): Statement {
   const params = newParams();
   const where = compileWhere(tables, table, options.where, params, near);
-  const total = searches(options.where) ? boundedTotal(tables, table, options, params) : `SELECT count(*) FROM ${table.sql}${where}`;
+  const total = searches(options.where) ? boundedTotal(table, where, options, params) : `SELECT count(*) FROM ${table.sql}${where}`;
   const order = compileOrderBy(pgDialect, table, options.orderBy, scoreOf(table, options.where, options.orderBy, params, near));
   const sql =
     `SELECT id, ${DOC_COLUMN}, (${total}) AS total FROM ${table.sql}${where}` +
@@ -99,9 +99,9 @@ export function walkOf(table: PgTable, read: FindRead, near?: Near): Walk | unde
 /** The table's size, as the planner has it: with the estimate of a search's matches, how long a walk may be. */
 export const compileSize = (table: PgTable): Statement => ({ sql: `SELECT reltuples AS size FROM pg_class WHERE oid = $1::regclass`, params: [table.sql] });
 
-/** The bounded total of a search (compileFind's), for each row of a page to carry. */
-function boundedTotal(tables: PgTables, table: PgTable, read: FindRead, params: SqlParams<unknown>): string {
-  return `SELECT count(*) FROM (SELECT FROM ${table.sql}${compileWhere(tables, table, read.where, params)} LIMIT ${params.bind((read.exactTotal ?? SEARCH_EXACT_TOTAL) + 1)}) AS bounded`;
+/** The bounded total of a search whose WHERE is `where` (compileFind's), for each row of a page to carry. */
+function boundedTotal(table: PgTable, where: string, read: FindRead, params: SqlParams<unknown>): string {
+  return `SELECT count(*) FROM (SELECT FROM ${table.sql}${where} LIMIT ${params.bind((read.exactTotal ?? SEARCH_EXACT_TOTAL) + 1)}) AS bounded`;
 }
 
 /**
@@ -122,7 +122,7 @@ export function compileWalk(tables: PgTables, table: PgTable, read: FindRead, wa
   const tested = compileWhere(tables, table, and(...parts.filter((p) => 'match' in p)), params);
   const firstTier = walk.firstTier ? ` AND ${firstTierMatch(walk.firstTier, (v) => params.bind(v))}` : '';
   const sql =
-    `SELECT id, ${DOC_COLUMN}, (${boundedTotal(tables, table, read, params)}) AS total` +
+    `SELECT id, ${DOC_COLUMN}, (${boundedTotal(table, compileWhere(tables, table, read.where, params), read, params)}) AS total` +
     ` FROM (SELECT * FROM ${table.sql}${walked} ORDER BY ${walk.order} LIMIT ${params.bind(budget)} OFFSET 0) AS ${table.sql}` +
     `${tested}${firstTier} ORDER BY ${order} LIMIT ${params.bind(read.limit ?? null)} OFFSET ${params.bind(read.offset)}`;
   return { sql, params: params.values };
