@@ -57,7 +57,7 @@ export function windowOf(table: PgTable, orderBy: readonly OrderBy[] | undefined
   return table.windows?.find((w) => w.field === rest[0].field && w.direction === rest[0].direction);
 }
 
-/** The statements that create the windows a store lacks (an index's name says what it holds). */
+/** The statements that create the windows a store lacks and drop those the schema no longer wants (an index's name says what it holds). */
 export async function planWindows(db: PoolClient, schema: Schema, tables: PgTables): Promise<string[]> {
   const existing = new Set(
     (
@@ -66,9 +66,10 @@ export async function planWindows(db: PoolClient, schema: Schema, tables: PgTabl
       ])
     ).rows.map((r) => r.index),
   );
-  return [...tables.values()].flatMap((table) =>
-    searchWindows(schema[table.name], table)
-      .filter((w) => !existing.has(w.index))
-      .map((w) => `CREATE INDEX ${quote(w.index)} ON ${table.sql} (${w.order})`),
-  );
+  const wanted = [...tables.values()].flatMap((table) => searchWindows(schema[table.name], table).map((w) => ({ table, ...w })));
+  const names = new Set(wanted.map((w) => w.index));
+  return [
+    ...[...existing].filter((index) => !names.has(index)).map((index) => `DROP INDEX ${quote(index)}`),
+    ...wanted.filter((w) => !existing.has(w.index)).map((w) => `CREATE INDEX ${quote(w.index)} ON ${w.table.sql} (${w.order})`),
+  ];
 }

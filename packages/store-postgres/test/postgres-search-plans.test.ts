@@ -129,6 +129,26 @@ describe('PostgreSQL search plans', { skip: notSelected }, () => {
     assert.ok(firstTierPages > 15, `${firstTierPages} full ranked pages`);
   });
 
+  it("keeps a window per list order of the search key's indexes: made when the schema wants one, dropped when it no longer does", async () => {
+    const url = await freshUrl();
+    const windows = async () => {
+      const own = new pg.Pool({ connectionString: url, max: 1 });
+      try {
+        return (await own.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND starts_with(indexname, 'rbwin_') ORDER BY 1`)).rows.map((r) => r.name);
+      } finally {
+        await own.end();
+      }
+    };
+    const { clips } = schema;
+    for (const [indexes, expected] of [
+      [clips.indexes, ['rbwin_clips', 'rbwin_clips__created_time_desc']],
+      [[['owner', 'title']], ['rbwin_clips', 'rbwin_clips__title']],
+    ] as const) {
+      await (await openPostgresStore({ schema: { clips: { ...clips, indexes: indexes.map((i) => [...i]) } }, url })).close();
+      assert.deepEqual(await windows(), expected);
+    }
+  });
+
   it('counts a search up to one past exactTotal, then answers an estimate above it', async () => {
     const where = matches('river');
     const all = (await plain({ where, limit: 1, offset: 0 })).total;
