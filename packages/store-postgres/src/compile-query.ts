@@ -4,6 +4,7 @@ import { DOC_COLUMN, type PgTable, type PgTables } from './pg-columns';
 import { pgDialect } from './pg-dialect';
 import { nearDialect, nearScore, type Near } from './pg-near';
 import { firstTierMatch, tsScore } from './pg-search';
+import { windowOf } from './pg-windows';
 
 /** One statement and its parameters. */
 export interface Statement {
@@ -41,9 +42,7 @@ export type FindRead = FindOptions & { limit?: number; offset: number };
 export function compileFind(tables: PgTables, table: PgTable, options: FindRead, near?: Near): Statement {
   const params = newParams();
   const where = compileWhere(tables, table, options.where, params, near);
-  const total = searches(options.where)
-    ? `SELECT count(*) FROM (SELECT FROM ${table.sql}${where} LIMIT ${params.bind((options.exactTotal ?? SEARCH_EXACT_TOTAL) + 1)}) AS bounded`
-    : `SELECT count(*) FROM ${table.sql}${where}`;
+  const total = searches(options.where) ? boundedTotal(table, where, options, params) : `SELECT count(*) FROM ${table.sql}${where}`;
   const order = compileOrderBy(pgDialect, table, options.orderBy, scoreOf(table, options.where, options.orderBy, params, near));
   const sql =
     `SELECT id, ${DOC_COLUMN}, (${total}) AS total FROM ${table.sql}${where}` +
@@ -55,60 +54,81 @@ export function compileFind(tables: PgTables, table: PgTable, options: FindRead,
  * The search whose ranked page may be its first tier alone (compileWalk): relevance first and
  * descending, over a collection searched in several tiers, for a page of some rows. Rows with
  * every wanted word in a name score the most there is, so when they fill the page it is theirs,
- * in the next key's order (plays), and no other match is scored or sorted. Not for near matches,
- * which rank by nearness.
+ * in the next key's order (plays), and no other match is scored or sorted.
  */
-export function firstTierOf(table: PgTable, options: FindRead, near?: Near): SearchQuery | undefined {
-  const [first] = options.orderBy ?? [];
-  if (near || !options.limit || first?.field !== RELEVANCE || first.direction !== 'desc' || (table.search?.length ?? 0) < 2) return undefined;
-  const ranked = rankedSearch(options.where, options.orderBy);
+function firstTierOf(table: PgTable, read: FindRead): SearchQuery | undefined {
+  const [first] = read.orderBy ?? [];
+  if (first?.field !== RELEVANCE || first.direction !== 'desc' || (table.search?.length ?? 0) < 2) return undefined;
+  const ranked = rankedSearch(read.where, read.orderBy);
   return ranked && canMatch(ranked) ? ranked : undefined;
 }
 
-/**
- * A search's count alone, up to one past exactTotal, with the table's size (the planner's):
- * what decides whether a ranked page walks its first tier (compileWalk) or reads every match.
- */
-export function compileBoundedCount(tables: PgTables, table: PgTable, read: FindRead): Statement {
-  const params = newParams();
-  const where = compileWhere(tables, table, read.where, params);
-  const sql =
-    `SELECT (SELECT count(*) FROM (SELECT FROM ${table.sql}${where} LIMIT ${params.bind((read.exactTotal ?? SEARCH_EXACT_TOTAL) + 1)}) AS bounded) AS n,` +
-    ` (SELECT reltuples FROM pg_class WHERE oid = ${params.bind(table.sql)}::regclass) AS size`;
-  return { sql, params: params.values };
+/** How a page of a search may be walked (compileWalk): the window's order, and for a ranked page the first tier it tests. */
+export interface Walk {
+  order: string;
+  firstTier?: SearchQuery;
 }
 
 /**
- * A ranked page of a common word's first tier, walked (firstTierOf): the rows that pass the
- * find's other conditions (visibility, an owner) in the tie-break's order, by its index
- * (windowIndex), at most `budget` of them, each tested for every wanted word in a name after it
- * is read. The text search is kept out of the walk (OFFSET 0 fences it): inside, the planner
- * would rather read every match from the GIN index and sort them, which is what this avoids.
- * Fewer rows than the page asks mean the budget ran out, not that there are no more.
+ * The walk of a page of a search with many matches, if it has one (pg-operations.ts decides
+ * whether it is short enough to try). A ranked page walks its first tier in its tie-break's
+ * window when it wants one word: names holding two or three given words are too few for a walk
+ * to fill a page soon (measured at 300,000 videos: the count and estimate that decide it, then
+ * every match read, cost a third more than reading every match at once), and the planner
+ * estimates a phrase as its words together, many times what it finds (300,000 videos: a phrase
+ * ranked took 219 ms p50 with the failing walk, 103 without, load 21). A page in a field's
+ * order walks that order's window (pg-windows.ts) and tests every row for the whole search,
+ * unless the find is pinned to a search key (one user's videos), ranked or not: that user's own
+ * index serves those, and a walk of every row would pass over the other users'. Not for near
+ * matches, which rank by nearness.
  */
-export function compileWalk(tables: PgTables, table: PgTable, read: FindRead, firstTier: SearchQuery, budget: number): Statement {
+export function walkOf(table: PgTable, read: FindRead, near?: Near): Walk | undefined {
+  const parts = topParts(read.where);
+  const keys = new Set(table.searchKeys);
+  if (near || !read.limit || !parts.some((p) => 'match' in p) || parts.some((p) => 'op' in p && p.op === 'eq' && keys.has(p.field))) return undefined;
+  const firstTier = firstTierOf(table, read);
+  if (firstTier) {
+    const window = windowOf(table, read.orderBy!.slice(1));
+    const wanted = firstTier.terms.filter((t) => !t.exclude);
+    return window && wanted.length === 1 && !wanted[0].phrase ? { order: window.order, firstTier } : undefined;
+  }
+  // By the tie-break alone the plain page is walked already: PostgreSQL reads its window (keys the
+  // ORDER BY's own) and filters, so a walk would only add its estimate.
+  const window = windowOf(table, read.orderBy);
+  return window && window.field !== table.searchTies ? { order: window.order } : undefined;
+}
+
+/** The table's size, as the planner has it: with the estimate of a search's matches, how long a walk may be. */
+export const compileSize = (table: PgTable): Statement => ({ sql: `SELECT reltuples AS size FROM pg_class WHERE oid = $1::regclass`, params: [table.sql] });
+
+/** The bounded total of a search whose WHERE is `where` (compileFind's), for each row of a page to carry. */
+function boundedTotal(table: PgTable, where: string, read: FindRead, params: SqlParams<unknown>): string {
+  return `SELECT count(*) FROM (SELECT FROM ${table.sql}${where} LIMIT ${params.bind((read.exactTotal ?? SEARCH_EXACT_TOTAL) + 1)}) AS bounded`;
+}
+
+/**
+ * A page of a search with many matches, walked (walkOf): the rows that pass the find's other
+ * conditions (visibility, an owner) in the window's order, by its index, at most `budget` of
+ * them, each tested for the search (for a ranked page: every wanted word in a name) after it is
+ * read. The text search is kept out of the walk (OFFSET 0 fences it): inside, the planner would
+ * rather read every match from the GIN index and sort them, which is what this avoids. Fewer
+ * rows than the page asks mean the budget ran out, not that there are no more. Each row carries
+ * the search's bounded total, as compileFind's do.
+ */
+export function compileWalk(tables: PgTables, table: PgTable, read: FindRead, walk: Walk, budget: number): Statement {
   const params = newParams();
   const parts = topParts(read.where);
-  const order = compileOrderBy(pgDialect, table, read.orderBy!.slice(1));
+  // A ranked page's rows all score the most there is: its order is the rest.
+  const order = compileOrderBy(pgDialect, table, walk.firstTier ? read.orderBy!.slice(1) : read.orderBy);
   const walked = compileWhere(tables, table, and(...parts.filter((p) => !('match' in p))), params);
   const tested = compileWhere(tables, table, and(...parts.filter((p) => 'match' in p)), params);
+  const firstTier = walk.firstTier ? ` AND ${firstTierMatch(walk.firstTier, (v) => params.bind(v))}` : '';
   const sql =
-    `SELECT id, ${DOC_COLUMN} FROM (SELECT * FROM ${table.sql}${walked} ORDER BY ${order} LIMIT ${params.bind(budget)} OFFSET 0) AS ${table.sql}` +
-    `${tested} AND ${firstTierMatch(firstTier, (v) => params.bind(v))} ORDER BY ${order} LIMIT ${params.bind(read.limit ?? null)} OFFSET ${params.bind(read.offset)}`;
+    `SELECT id, ${DOC_COLUMN}, (${boundedTotal(table, compileWhere(tables, table, read.where, params), read, params)}) AS total` +
+    ` FROM (SELECT * FROM ${table.sql}${walked} ORDER BY ${walk.order} LIMIT ${params.bind(budget)} OFFSET 0) AS ${table.sql}` +
+    `${tested}${firstTier} ORDER BY ${order} LIMIT ${params.bind(read.limit ?? null)} OFFSET ${params.bind(read.offset)}`;
   return { sql, params: params.values };
 }
-
-/**
- * Whether a ranked page of `query` may walk (compileWalk): its next key is the one its table's walk
- * index holds (windowIndex), and it wants one term. Names holding two or three given words are
- * too few for a walk to fill a page soon (measured at 300,000 videos: the count and estimate that
- * decide it, then every match read, cost a third more than reading every match at once).
- */
-export const walkable = (table: PgTable, read: FindRead, query: SearchQuery): boolean => {
-  const rest = read.orderBy?.slice(1) ?? [];
-  const wanted = query.terms.filter((t) => !t.exclude).length;
-  return wanted === 1 && table.searchTies !== undefined && rest.length === 1 && rest[0].field === table.searchTies && rest[0].direction === 'desc';
-};
 
 /** A where's parts: the conditions of its top `and`s, flattened. */
 const topParts = (where: Filter | undefined): Filter[] => (!where ? [] : 'and' in where ? where.and.flatMap(topParts) : [where]);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FieldType } from '@reelbase/core';
 import type { SqlTable } from '@reelbase/core/sql';
+import type { SearchWindow } from './pg-windows';
 
 /** A collection's table, with the identity sequence of an `auto` id. */
 export interface PgTable extends SqlTable {
@@ -11,6 +12,8 @@ export interface PgTable extends SqlTable {
    * nothing falls back to names near its words (pg-near.ts); undefined when it does not.
    */
   trigrams?: string;
+  /** The sorts a search over every row walks in an index (pg-windows.ts). */
+  windows?: readonly SearchWindow[];
 }
 
 export type PgTables = ReadonlyMap<string, PgTable>;

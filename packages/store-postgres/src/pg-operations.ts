@@ -9,7 +9,6 @@ import {
   type FindOptions,
   type FindResult,
   type OrderBy,
-  type SearchQuery,
   type SumRow,
 } from '@reelbase/core';
 import { encodeDoc, groupCounts, INCOMPARABLE, mergePatch, quote, sumRows, type Body, type GroupRow } from '@reelbase/core/sql';
@@ -17,17 +16,17 @@ import {
   compileCount,
   compileCountBy,
   compileDeleteWhere,
-  compileBoundedCount,
+  compileSize,
   compileEstimate,
   compileFind,
   compileWalk,
   compileFindOne,
   compileLockNext,
   compileSumBy,
-  firstTierOf,
   searches,
-  walkable,
+  walkOf,
   type FindRead,
+  type Walk,
 } from './compile-query';
 
 /**
@@ -217,9 +216,9 @@ export class Operations {
       options.where,
       async (db, near) => {
         const read: FindRead = { ...options, offset, limit };
-        const firstTier = firstTierOf(table, read, near);
-        if (firstTier && walkable(table, read, firstTier)) {
-          const walked = await db.snapshot((db) => this.#walk<T>(db, table, read, firstTier));
+        const walk = walkOf(table, read, near);
+        if (walk) {
+          const walked = await db.snapshot((db) => this.#walk<T>(db, table, read, walk));
           if (walked) return walked;
         }
         return this.#page<T>(db, table, read, near);
@@ -261,20 +260,23 @@ export class Operations {
   }
 
   /**
-   * A ranked page of a search with many matches (more than exactTotal), walked in its tie-break's
-   * order (compileWalk) when the planner's estimate of them says the walk is short; undefined when
-   * it is not, or when it ran out before filling the page, for the page to be read from every match.
+   * A page of a search walked in a window's order (compileWalk) when the planner's estimate of
+   * its matches says the walk is short; undefined when it is not, or when it ran out before
+   * filling the page, for the page to be read from every match. The estimate alone decides, so a
+   * search of few matches (two or three words, most often) costs no count before its plain page;
+   * a walk that fills the page is right whatever the estimate said, and carries its total.
    */
-  async #walk<T extends Doc>(db: Executor, table: PgTable, read: FindRead, firstTier: SearchQuery): Promise<FindResult<T> | undefined> {
-    const counting = compileBoundedCount(this.tables, table, read);
-    const { n, size } = (await db.query<{ n: string; size: number }>(counting.sql, counting.params)).rows[0];
-    if (Number(n) <= (read.exactTotal ?? SEARCH_EXACT_TOTAL)) return undefined;
-    const total = await this.#estimate(db, table, read.where, undefined, Number(n));
-    const budget = Math.ceil((WALK_SLACK * (read.offset + read.limit!) * Math.max(size, total)) / total);
+  async #walk<T extends Doc>(db: Executor, table: PgTable, read: FindRead, walk: Walk): Promise<FindResult<T> | undefined> {
+    const estimated = await this.#estimate(db, table, read.where, undefined, 1);
+    const sizing = compileSize(table);
+    const { size } = (await db.query<{ size: number }>(sizing.sql, sizing.params)).rows[0];
+    const budget = Math.ceil((WALK_SLACK * (read.offset + read.limit!) * Math.max(size, estimated)) / estimated);
     if (budget > WALK_MOST) return undefined;
-    const walk = compileWalk(this.tables, table, read, firstTier, budget);
-    const { rows } = await db.query<Row>(walk.sql, walk.params);
-    return rows.length === read.limit ? { items: rows.map((row) => decodeRow<T>(row)), total } : undefined;
+    const { sql, params } = compileWalk(this.tables, table, read, walk, budget);
+    const { rows } = await db.query<Row & { total: string }>(sql, params);
+    if (rows.length !== read.limit) return undefined;
+    const counted = Number(rows[0].total);
+    return { items: rows.map((row) => decodeRow<T>(row)), total: counted <= (read.exactTotal ?? SEARCH_EXACT_TOTAL) ? counted : Math.max(counted, estimated) };
   }
 
   /** The planner's estimate of a search's matches, once `counted` (one past exactTotal) says they are more than exactTotal. */

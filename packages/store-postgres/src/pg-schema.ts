@@ -6,6 +6,7 @@ import { MIRROR_PREFIX, planMirror, type MirrorCatalog } from './pg-mirror';
 import { createRateTable, RATE_TABLE } from './pg-rate-limiter';
 import { hasNames, planNear } from './pg-near';
 import { extensionSchema, planSearch, searchableTables } from './pg-search';
+import { planWindows, searchWindows } from './pg-windows';
 
 /** Any number that serves as the lock every opening process takes before changing the schema. */
 const SCHEMA_LOCK = 7_243_118_015;
@@ -150,6 +151,7 @@ export async function ensureSchema(pool: Pool, schema: Schema): Promise<PgTables
     const planAll = async () => [
       ...plan(schema, tables, await readCatalog(client)),
       ...(await planSearch(client, tables, unaccent)),
+      ...(await planWindows(client, schema, tables)),
       ...(await planNear(client, tables, trigrams, unaccent)),
     ];
     if ((await planAll()).length > 0) {
@@ -171,7 +173,7 @@ export async function ensureSchema(pool: Pool, schema: Schema): Promise<PgTables
     );
     const sequences = new Map(rows.map((r) => [r.table, r.sequence]));
     const near = (table: SqlTable) => (trigrams !== null && hasNames(table) ? { trigrams } : {});
-    return new Map([...tables].map(([name, table]) => [name, { ...table, sequence: sequences.get(table.sql), ...near(table) }]));
+    return new Map([...tables].map(([name, table]) => [name, { ...table, sequence: sequences.get(table.sql), ...near(table), windows: searchWindows(schema[name], table) }]));
   } finally {
     client.release();
   }

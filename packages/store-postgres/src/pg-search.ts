@@ -63,11 +63,20 @@ function foldBodies(unaccent: string | null, unaccentCall: string): Map<string, 
 
 export const searchableTables = (tables: PgTables): PgTable[] => [...tables.values()].filter((t) => t.search);
 
-/** The tsvector of a table's search fields, each tier with its weight. */
+/**
+ * A lexeme no folded text holds (the fold turns punctuation to spaces), put between two fields'
+ * vectors and deleted after: `||` numbers the right vector's words on from the left's last, so
+ * without it a field's last word and the next field's first would make a phrase (`<->`), where a
+ * phrase is whole words in a row in one field (core's search.ts). Its position stays empty.
+ */
+const GAP = '.';
+
+/** The tsvector of a table's search fields, each tier with its weight, a position apart (GAP). */
 function vectorOf(table: SqlTable): string {
-  return searchColumns(table)
-    .map(({ field, tier }) => `setweight(to_tsvector('simple'::regconfig, ${FOLD}(coalesce(${quote(field)}, ''))), '${'ABCD'[tier]}')`)
-    .join(' || ');
+  const fields = searchColumns(table).map(
+    ({ field, tier }) => `setweight(to_tsvector('simple'::regconfig, ${FOLD}(coalesce(${quote(field)}, ''))), '${'ABCD'[tier]}')`,
+  );
+  return fields.length === 1 ? fields[0] : `ts_delete(${fields.join(` || '''${GAP}'':1'::tsvector || `)}, '${GAP}')`;
 }
 
 /**
@@ -98,13 +107,6 @@ export async function planSearch(db: PoolClient, tables: PgTables, unaccent: str
       )
     ).rows.map((r) => [r.table, r.comment]),
   );
-  const windows = new Set(
-    (
-      await db.query<{ index: string }>(`SELECT relname AS index FROM pg_class WHERE relnamespace = current_schema()::regnamespace AND relkind = 'i' AND starts_with(relname, $1)`, [
-        WINDOW_PREFIX,
-      ])
-    ).rows.map((r) => r.index),
-  );
   const ddl: string[] = [];
   if ([...bodies].some(([name, body]) => existing.get(name) !== body)) {
     for (const [name, body] of bodies) {
@@ -121,21 +123,8 @@ export async function planSearch(db: PoolClient, tables: PgTables, unaccent: str
     ddl.push(`COMMENT ON COLUMN ${table.sql}.${SEARCH_COLUMN} IS '${definition.replaceAll("'", "''")}'`);
     ddl.push(`CREATE INDEX ${index} ON ${table.sql} USING gin (${SEARCH_COLUMN})`);
   }
-  for (const table of searchable) {
-    const window = windowIndex(table);
-    if (window && !windows.has(window)) ddl.push(`CREATE INDEX ${quote(window)} ON ${table.sql} (${quote(table.searchTies!)} DESC NULLS LAST, id)`);
-  }
   return ddl;
 }
-
-const WINDOW_PREFIX = 'rbwin_';
-
-/**
- * The index a ranked search walks its first tier in (compile-query.ts compileWalk): the table's
- * relevance tie-break (CollectionSchema.searchTies), descending, then the id, as the ranked order
- * reads them; none without a tie-break.
- */
-export const windowIndex = (table: SqlTable): string | undefined => (table.searchTies ? identifier(`${WINDOW_PREFIX}${table.name}`) : undefined);
 
 /** tsquery text for a parsed search (which has a term to match): every word quoted, bare ones as prefixes. */
 export function tsQuery(query: SearchQuery): string {

@@ -3,8 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { and, eq, matches, RELEVANCE, type Doc, type OrderBy, type Schema, type Store } from '@reelbase/core';
 import { openPostgresStore } from '../src/index';
-import { compileFind, compileWalk, type FindRead } from '../src/compile-query';
+import { compileFind, compileWalk, walkOf, type FindRead } from '../src/compile-query';
 import { ensureSchema } from '../src/pg-schema';
+import { windowOf } from '../src/pg-windows';
 import type { PgTables } from '../src/pg-columns';
 import { freshUrl, notSelected } from './selection';
 
@@ -128,6 +129,26 @@ describe('PostgreSQL search plans', { skip: notSelected }, () => {
     assert.ok(firstTierPages > 15, `${firstTierPages} full ranked pages`);
   });
 
+  it("keeps a window per list order of the search key's indexes: made when the schema wants one, dropped when it no longer does", async () => {
+    const url = await freshUrl();
+    const windows = async () => {
+      const own = new pg.Pool({ connectionString: url, max: 1 });
+      try {
+        return (await own.query<{ name: string }>(`SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND starts_with(indexname, 'rbwin_') ORDER BY 1`)).rows.map((r) => r.name);
+      } finally {
+        await own.end();
+      }
+    };
+    const { clips } = schema;
+    for (const [indexes, expected] of [
+      [clips.indexes, ['rbwin_clips', 'rbwin_clips__created_time_desc']],
+      [[['owner', 'title']], ['rbwin_clips', 'rbwin_clips__title']],
+    ] as const) {
+      await (await openPostgresStore({ schema: { clips: { ...clips, indexes: indexes?.map((i) => [...i]) } }, url })).close();
+      assert.deepEqual(await windows(), expected);
+    }
+  });
+
   it('counts a search up to one past exactTotal, then answers an estimate above it', async () => {
     const where = matches('river');
     const all = (await plain({ where, limit: 1, offset: 0 })).total;
@@ -138,7 +159,7 @@ describe('PostgreSQL search plans', { skip: notSelected }, () => {
     assert.equal(await store.count('clips', where), all);
   });
 
-  it('plans a search total that stops at its bound, and a first-tier walk in the tie-break index that scores nothing', async () => {
+  it('plans a search total that stops at its bound, a first-tier walk in the tie-break index that scores nothing, and a walk of the date window', async () => {
     const table = tables.get('clips')!;
     const plan = async (read: FindRead): Promise<PlanNode> => {
       const { sql, params } = compileFind(tables, table, read);
@@ -152,7 +173,8 @@ describe('PostgreSQL search plans', { skip: notSelected }, () => {
     assert.equal(total?.Plans?.[0]['Node Type'], 'Limit');
     // The walk of a ranked page's first tier reads the tie-break's index in order and scores nothing
     // (the plain ranked page evaluates each match's tiers: its CASE).
-    const walk = compileWalk(tables, table, { where: matches('river festival'), orderBy: relevant, limit: 25, offset: 0 }, matches('river festival').match, 500);
+    const firstTier = { order: windowOf(table, relevant.slice(1))!.order, firstTier: matches('river festival').match };
+    const walk = compileWalk(tables, table, { where: matches('river festival'), orderBy: relevant, limit: 25, offset: 0 }, firstTier, 500);
     const client = await pool.connect();
     try {
       // A 600-row table is read whole rather than by an index unless the planner is told otherwise.
@@ -161,6 +183,12 @@ describe('PostgreSQL search plans', { skip: notSelected }, () => {
       assert.match(walked, /"Index Name":"rbwin_clips"/);
       assert.doesNotMatch(walked, /CASE WHEN/);
       assert.match(await explain({ where: matches('river festival'), orderBy: relevant, limit: 25, offset: 0 }), /CASE WHEN/);
+      // A page by date walks the date window (pg-windows.ts) and tests each row for the whole search.
+      const byDate: FindRead = { where: matches('river festival'), orderBy: [{ field: 'created_time', direction: 'desc' }], limit: 25, offset: 0 };
+      const dated = compileWalk(tables, table, byDate, walkOf(table, byDate)!, 500);
+      assert.match(JSON.stringify((await client.query(`EXPLAIN (VERBOSE, FORMAT JSON) ${dated.sql}`, dated.params)).rows[0]), /"Index Name":"rbwin_clips__created_time_desc"/);
+      // One owner's page is not walked over every row: the owner's own index serves it.
+      assert.equal(walkOf(table, { ...byDate, where: and(eq('owner', 'u1'), matches('river festival')) }), undefined);
     } finally {
       client.release();
     }

@@ -50,6 +50,8 @@ export function searchTests(driver: StoreTestDriver): void {
       ['matches a word by its beginning', 'docu', ['4', '5', '6']],
       ['needs every word', 'red car', ['2', '3']],
       ['matches a quoted phrase in order', '"red car"', ['2']],
+      ['keeps a phrase within one field: a title and its labels', '"sunset documentary"', []],
+      ['keeps a phrase within one field: labels and the body', '"film about"', []],
       ['a quoted word is whole', '"cafe"', ['1']],
       ['excludes a -word', 'car -blue', ['2']],
       ['excludes a -"phrase"', 'car -"red and"', ['2']],
