@@ -31,6 +31,13 @@ export function weekOf(day: string): string {
 /** The periods a day belongs to, as rollup rows hold them. */
 export const periodsOf = (day: string) => ({ day, week: weekOf(day), month: `${day.slice(0, 7)}-01`, year: `${day.slice(0, 4)}-01-01` });
 
+/** The last day of the month that starts on `month` (`YYYY-MM-01`). */
+export function monthEnd(month: string): string {
+  const next = new Date(`${month}T00:00:00Z`);
+  next.setUTCMonth(next.getUTCMonth() + 1, 0);
+  return next.toISOString().slice(0, 10);
+}
+
 /** The metrics of a group of one video-day's events: counts, distinct viewers, seconds. */
 function metricsOf(events: readonly AnalyticsEventRecord[]): Record<Metric, number> {
   const viewers = (type: string) => new Set(events.filter((e) => e.type === type).map((e) => e.viewer)).size;

@@ -33,6 +33,28 @@ export const analyticsCollections: Schema = {
     indexes: [['user_id', 'dimension', 'day'], ['video_id', 'day']],
     unindexed: ['dimension', 'value', 'week', 'month', 'year', ...rollupMetrics],
   },
+  /**
+   * The day rollups of each video's month summed (domain/analytics-rollup-job.ts `foldMonth`),
+   * refolded with its days: a report over whole months reads a row per video and month, not one
+   * per day. A report by video and month pages them in index order (month, then the video's id
+   * as a number), and counts them from the index alone.
+   */
+  analytics_month_rollups: {
+    id: 'auto',
+    fields: {
+      user_id: 'string',
+      video_id: 'string',
+      /** The video's id as a number: reports list videos in numeric id order. */
+      video_number: 'integer',
+      dimension: 'string',
+      value: 'string',
+      month: 'string',
+      year: 'string',
+      ...Object.fromEntries(rollupMetrics.map((metric) => [metric, 'number' as const])),
+    },
+    indexes: [['user_id', 'dimension', 'month', 'video_number', 'id'], ['video_id', 'month']],
+    unindexed: ['video_number', 'dimension', 'value', 'month', 'year', ...rollupMetrics],
+  },
   /** Where folding got to (`fold`: the time of the last fold's start). */
   analytics_folds: {
     id: 'text',
