@@ -1,6 +1,5 @@
 import { dayOf, saltPrefix, type AnalyticsEventRecord } from './analytics-events';
-import { monthEnd, periodsOf, rollupsOf } from './analytics-rollup';
-import { rollupMetrics } from '../schema/analytics';
+import { monthEnd, monthRollupsOf, periodsOf, rollupsOf, type RollupRecord } from './analytics-rollup';
 import { isoTime } from '../support/time';
 import { and, eq, gte, lt, lte, where } from '../store/filters';
 import { StoreConflictError, type Store } from '../store/store';
@@ -28,10 +27,9 @@ const daysBefore = (now: Date, days: number): string => dayOf(new Date(now.getTi
  */
 async function foldMonth(store: Store, videoId: string, month: string): Promise<void> {
   await store.transaction(async (tx) => {
-    const sums = await tx.sumBy('analytics_rollups', ['user_id', 'dimension', 'value'], rollupMetrics, and(eq('video_id', videoId), gte('day', month), lte('day', monthEnd(month))));
+    const { items } = await tx.find<RollupRecord>('analytics_rollups', { where: and(eq('video_id', videoId), gte('day', month), lte('day', monthEnd(month))) });
     await tx.deleteWhere('analytics_month_rollups', where({ video_id: videoId, month }));
-    const year = periodsOf(month).year;
-    if (sums.length) await tx.insertMany('analytics_month_rollups', sums.map((row) => ({ ...row, video_id: videoId, video_number: Number(videoId), month, year })));
+    if (items.length) await tx.insertMany('analytics_month_rollups', monthRollupsOf(videoId, month, items));
   });
 }
 
