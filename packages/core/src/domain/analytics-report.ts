@@ -142,11 +142,14 @@ const derived: Partial<Record<ReportSort, (s: ReportRow['sums']) => number>> = {
   average_percent_watched: (s) => (s.duration_watchable ? s.time_watched / s.duration_watchable : 0),
 };
 
+/** Values in numeric order where they are numbers (video ids); one collator, as `localeCompare` with options makes one a call. */
+const valueOrder = new Intl.Collator('en', { numeric: true });
+
 /** Date order (then the dimension's value) unless a metric is asked for, largest first by default. */
 function sortRows(rows: ReportRow[], sort: ReportSort, direction: 'asc' | 'desc' | undefined): ReportRow[] {
   const sign = (direction ?? (sort === 'date' ? 'asc' : 'desc')) === 'asc' ? 1 : -1;
   const metric = sort === 'date' ? null : (derived[sort] ?? ((s: ReportRow['sums']) => s[sort as Metric]));
-  const byDate = (a: ReportRow, b: ReportRow) => a.start_date.localeCompare(b.start_date) || (a.value ?? '').localeCompare(b.value ?? '', 'en', { numeric: true });
+  const byDate = (a: ReportRow, b: ReportRow) => (a.start_date < b.start_date ? -1 : a.start_date > b.start_date ? 1 : valueOrder.compare(a.value ?? '', b.value ?? ''));
   return rows.sort((a, b) => (metric ? sign * (metric(a.sums) - metric(b.sums)) || byDate(a, b) : sign * byDate(a, b)));
 }
 

@@ -3,6 +3,9 @@ import type { Schema } from '../store/schema-types';
 /** The metrics a rollup row sums (domain/analytics-rollup.ts), none of them filtered on. */
 export const rollupMetrics = ['views', 'impressions', 'unique_impressions', 'unique_viewers', 'finishes', 'downloads', 'time_watched', 'duration_watchable'] as const;
 
+/** What a report reads of a rollup row besides its keys and periods: its video, value, year and sums. */
+const covering = ['video_id', 'value', 'year', ...rollupMetrics];
+
 /**
  * Analytics (issue 49, docs/embedding.md "Analytics"): the player's beacons land in
  * `analytics_events`, an append-only log kept a few weeks; a job folds each video's day of them
@@ -29,8 +32,11 @@ export const analyticsCollections: Schema = {
       year: 'string',
       ...Object.fromEntries(rollupMetrics.map((metric) => [metric, 'number' as const])),
     },
-    // A report reads one user's rows of one dimension over a range of days; a fold replaces a video-day.
-    indexes: [['user_id', 'dimension', 'day'], ['video_id', 'day']],
+    // A report reads one user's rows of one dimension over a range of days, every field it sums or
+    // groups by from the index alone (`covering`): read from the table, rows folded video by video
+    // lie a page apart, and a report over ten thousand videos waited on a disk read for each. A
+    // fold replaces a video-day.
+    indexes: [['user_id', 'dimension', 'day', 'week', 'month', ...covering], ['video_id', 'day']],
     unindexed: ['dimension', 'value', 'week', 'month', 'year', ...rollupMetrics],
   },
   /**
@@ -52,7 +58,8 @@ export const analyticsCollections: Schema = {
       year: 'string',
       ...Object.fromEntries(rollupMetrics.map((metric) => [metric, 'number' as const])),
     },
-    indexes: [['user_id', 'dimension', 'month', 'video_number', 'id'], ['video_id', 'month']],
+    // Also covering, as the day rollups' (the page's rows themselves are read from the table).
+    indexes: [['user_id', 'dimension', 'month', 'video_number', 'id', ...covering], ['video_id', 'month']],
     unindexed: ['video_number', 'dimension', 'value', 'month', 'year', ...rollupMetrics],
   },
   /** Where folding got to (`fold`: the time of the last fold's start). */
