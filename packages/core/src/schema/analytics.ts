@@ -58,8 +58,9 @@ export const analyticsCollections: Schema = {
       year: 'string',
       ...Object.fromEntries(rollupMetrics.map((metric) => [metric, 'number' as const])),
     },
-    // Also covering, as the day rollups' (the page's rows themselves are read from the table).
-    indexes: [['user_id', 'dimension', 'month', 'video_number', 'id', ...covering], ['video_id', 'month']],
+    // The page's order, and its total counted from this narrow index (fewer pages to read than
+    // the covering one); sums over months from the covering one, as the day rollups'.
+    indexes: [['user_id', 'dimension', 'month', 'video_number', 'id'], ['user_id', 'dimension', 'month', ...covering], ['video_id', 'month']],
     unindexed: ['video_number', 'dimension', 'value', 'month', 'year', ...rollupMetrics],
   },
   /** Where folding got to (`fold`: the time of the last fold's start). */
