@@ -196,6 +196,13 @@ for (const driver of drivers) {
           { video: two, start_date: '2026-02-01', end_date: '2026-02-10', views: 1, impressions: 0 },
         ],
       });
+      // A partial month before a whole one, page by page across the two, either way.
+      const jan = { start_date: '2026-01-03', end_date: '2026-01-31', impressions: 0 };
+      const feb = { start_date: '2026-02-01', end_date: '2026-02-28', views: 1, impressions: 0 };
+      const edged = [{ video: one, ...jan, views: 2 }, { video: one, ...feb }, { video: two, ...feb }];
+      for (const [i, row] of edged.entries()) assert.deepEqual(await months(`from=2026-01-03&to=2026-02-28&per_page=1&page=${i + 1}`), { total: 3, rows: [row] });
+      assert.deepEqual(await months('from=2026-01-03&to=2026-02-28&direction=desc&per_page=2&page=2'), { total: 3, rows: [edged[0]] });
+      assert.deepEqual(await months('from=2026-01-03&to=2026-02-28&per_page=2&page=3'), { total: 3, rows: [] });
       const spanning = await h.call('GET', '/me/analytics?dimension=total&from=2026-01-03&to=2026-02-28', { token: alice.token });
       assert.deepEqual(pick(spanning.body.data, 'start_date', 'end_date', 'views'), [{ start_date: '2026-01-03', end_date: '2026-02-28', views: 4 }]);
 

@@ -165,24 +165,35 @@ export interface ReportPage {
 }
 
 /**
- * By video and month in date order over whole months, each month rollup row of the total is a
- * report row: the store pages them in the index's order and counts them from the index, however
- * many videos (10,000 videos over a year is 120,000 rows). Null for any other report.
+ * By video and month in date order, each month rollup row of the total is a report row: the
+ * store pages them in the index's order and counts them from the index, however many videos
+ * (10,000 videos over a year is 120,000 rows). The partial months at the edges, a period each,
+ * are summed from their days by video and come before and after them. Null for any other report
+ * or one with no whole month.
  */
 async function videoMonthsPage(store: Store, q: ReportQuery, order: ReportOrder, page: { offset: number; limit: number }): Promise<ReportPage | null> {
-  const [span, ...more] = spansOf(q);
-  if (q.dimension !== 'video' || q.interval !== 'month' || order.sort !== 'date' || more.length || span.field !== 'month' || rollupDimension(q) !== 'total') return null;
+  const spans = spansOf(q);
+  const months = spans.find((span) => span.field === 'month');
+  if (!months || q.dimension !== 'video' || q.interval !== 'month' || order.sort !== 'date' || rollupDimension(q) !== 'total') return null;
   const direction = order.direction ?? 'asc';
-  const { items, total } = await store.find<Doc & SumRow>(span.collection, {
-    where: spanFilter(q, span, 'total'),
-    orderBy: [
-      { field: 'month', direction },
-      { field: 'video_number', direction },
-    ],
-    offset: page.offset,
-    limit: page.limit,
-  });
-  return { total, rows: items.map((row) => reportRow(q, row)) };
+  const edge = async (span: Span | undefined): Promise<ReportRow[]> => {
+    if (!span || span === months) return [];
+    const rows = (await store.sumBy(span.collection, ['month', 'video_id'], rollupMetrics, spanFilter(q, span, 'total'))).map((row) => reportRow(q, row));
+    return sortRows(rows, 'date', direction);
+  };
+  const [before, after] = await Promise.all([edge(spans[0]), edge(spans[spans.length - 1])]);
+  const [first, last] = direction === 'asc' ? [before, after] : [after, before];
+  // The page's rows from the edge that comes first, then whole months, then the other edge.
+  const wanted = Math.max(0, page.offset + page.limit - Math.max(first.length, page.offset));
+  const where = spanFilter(q, months, 'total');
+  const orderBy = [{ field: 'month', direction }, { field: 'video_number', direction }] as const;
+  const whole = wanted
+    ? await store.find<Doc & SumRow>(months.collection, { where, orderBy: [...orderBy], offset: Math.max(0, page.offset - first.length), limit: wanted })
+    : { items: [], total: await store.count(months.collection, where) };
+  const rows = [...first.slice(page.offset, page.offset + page.limit), ...whole.items.map((row) => reportRow(q, row))];
+  const fromLast = Math.max(0, page.offset - first.length - whole.total);
+  rows.push(...last.slice(fromLast, fromLast + page.limit - rows.length));
+  return { total: first.length + whole.total + last.length, rows };
 }
 
 /** One page of a report in the order asked for. */
