@@ -114,6 +114,8 @@ export async function drive(base: string, total: number, clients: number, reques
 export interface Interleaved {
   server: ServerProcess;
   paths?: string[];
+  /** Requests sent in turn instead of GETs of `paths` (a POST with its body). */
+  requests?: Request[];
   headers?: Record<string, string>;
 }
 
@@ -161,6 +163,7 @@ export async function measureInterleaved(open: () => Promise<ProcessSet>, s: Set
     url: c.server.url,
     connections: s.connections,
     ...sending(c.paths, c.headers),
+    ...(c.requests ? { requests: c.requests } : {}),
   });
   const turns = sets * rounds;
   let totals: { requests: number; seconds: number; p50: number; p99: number; failed: number; cpu: number | null; turns: number[] }[] = [];

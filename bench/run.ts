@@ -5,6 +5,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { analyticsCases } from './cases/analytics';
 import { blobCases } from './cases/blobs';
 import { ceilingCase } from './cases/ceiling';
 import { mediaCases } from './cases/media';
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
       if (b.wants('follow') || b.wants('burst')) await writeCases(b, world);
     } else if (b.wants('postgres')) await postgresCases(b, null);
     if (b.wants('postgres-search')) await postgresSearchCases(b, dir);
+    if (b.wants('analytics')) await analyticsCases(b, dir);
     if (b.wants('oauth')) await oauthCases(b, dir);
     if (b.wants('media')) await mediaCases(b, dir);
     if (b.wants('transcode')) await transcodeCases(b, dir);

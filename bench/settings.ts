@@ -15,6 +15,8 @@ export interface Settings {
   scale: 'quick' | '1m';
   /** Videos of the quick population (BENCH_VIDEOS, default 10000). */
   videos: number;
+  /** Events of the analytics case's creator over a year (BENCH_ANALYTICS_EVENTS, default 10M). */
+  analyticsEvents: number;
   /** Only the cases whose name contains this (BENCH_CASES), e.g. `lists` or `ceiling`. */
   only: string | null;
   /** Where stores are seeded; the million-video store is kept there between runs (BENCH_DIR, default .bench). */
@@ -43,6 +45,7 @@ export function readSettings(): Settings {
     latencyConnections: number('BENCH_LATENCY_CONNECTIONS', 1),
     scale,
     videos: number('BENCH_VIDEOS', 10_000),
+    analyticsEvents: number('BENCH_ANALYTICS_EVENTS', 10_000_000),
     only: process.env.BENCH_CASES || null,
     dir: process.env.BENCH_DIR || join(process.cwd(), '.bench'),
     postgres: process.env.BENCH_POSTGRES || process.env.REELBASE_TEST_POSTGRES || null,
@@ -54,7 +57,7 @@ export const describeSettings = (s: Settings): string =>
     `Node ${process.version}, ${availableParallelism()} CPUs; every server in its own process on 127.0.0.1, anonymous reads (the token cases say who calls).`,
     `autocannon in this thread, reading into one buffer a connection: ${s.warmup} s warm-up, then ${s.seconds} s per case; throughput cases ${s.connections} connections, ` +
       `latency cases (p99 targets) ${s.latencyConnections} connection${s.latencyConnections === 1 ? '' : 's'}.`,
-    `Scale ${s.scale}${s.only ? `, cases matching "${s.only}"` : ''}. Env: BENCH_SECONDS BENCH_WARMUP BENCH_CONNECTIONS BENCH_LATENCY_CONNECTIONS BENCH_SCALE BENCH_VIDEOS BENCH_CASES BENCH_DIR BENCH_POSTGRES.`,
+    `Scale ${s.scale}${s.only ? `, cases matching "${s.only}"` : ''}. Env: BENCH_SECONDS BENCH_WARMUP BENCH_CONNECTIONS BENCH_LATENCY_CONNECTIONS BENCH_SCALE BENCH_VIDEOS BENCH_ANALYTICS_EVENTS BENCH_CASES BENCH_DIR BENCH_POSTGRES.`,
     s.postgres ? `PostgreSQL cases on ${describePostgres(s.postgres)} (a throwaway database).` : 'PostgreSQL cases not run (set BENCH_POSTGRES=postgres://…).',
   ].join('\n');
 

@@ -3,8 +3,10 @@ import UAParser from 'ua-parser-js';
 import type { Context } from '../engine/operation';
 import { headerOf } from '../engine/request';
 import type { VideoRecord } from '../records';
+import { keep } from '../support/remembered';
 import { isoTime } from '../support/time';
 import { StoreConflictError, type Store } from '../store/store';
+import { appendEvent } from './analytics-append';
 import { requestFold } from './analytics-fold-request';
 import { countView, viewerKey } from './plays';
 
@@ -38,9 +40,20 @@ export type AnalyticsEventRecord = {
 
 export type DeviceType = 'desktop' | 'mobile' | 'tablet' | 'tv' | 'other';
 
+/** Device types of the user agents seen last: a handful of browsers send most beacons, and parsing one costs more than the rest of a beacon. */
+const deviceTypes = new Map<string, DeviceType>();
+const deviceTypesKept = 1000;
+
 /** The device type ua-parser-js reads from a user agent; one it names no device for is a desktop browser. */
 export function deviceTypeOf(userAgent: string | undefined): DeviceType {
-  const type = new UAParser(userAgent ?? '').getDevice().type;
+  const ua = userAgent ?? '';
+  let type = deviceTypes.get(ua);
+  if (type === undefined) keep(deviceTypes, ua, (type = parsedDeviceType(ua)), deviceTypesKept);
+  return type;
+}
+
+function parsedDeviceType(userAgent: string): DeviceType {
+  const type = new UAParser(userAgent).getDevice().type;
   if (type === undefined) return 'desktop';
   if (type === 'mobile' || type === 'tablet') return type;
   if (type === 'smarttv') return 'tv';
@@ -92,8 +105,21 @@ type SaltRecord = { id: string; salt: string; created_time: string };
 /** The name of a day's salt in `service_keys`; the fold deletes those of days gone (domain/analytics-rollup-job.ts). */
 export const saltPrefix = 'analytics-salt-';
 
-/** The day's salt, made by the first server that needs it; a server racing another reads the winner's. */
+/** Per store, the salts this process has read or made, by day: a day's salt never changes, so a beacon reads none. */
+const salts = new WeakMap<Store, Map<string, string>>();
+
+/** The day's salt, from this process's memory, else the store's (`storedSaltOf`). */
 async function saltOf(store: Store, day: string, now: Date): Promise<string> {
+  let known = salts.get(store);
+  if (!known) salts.set(store, (known = new Map()));
+  let salt = known.get(day);
+  // Two days: yesterday's stays in use for beacons sent just before midnight.
+  if (salt === undefined) keep(known, day, (salt = await storedSaltOf(store, day, now)), 2);
+  return salt;
+}
+
+/** The day's salt, made by the first server that needs it; a server racing another reads the winner's. */
+async function storedSaltOf(store: Store, day: string, now: Date): Promise<string> {
   const id = `${saltPrefix}${day}`;
   const existing = await store.get<SaltRecord>('service_keys', id);
   if (existing) return existing.salt;
@@ -131,13 +157,14 @@ async function analyticsEvent(
 }
 
 /**
- * Records what a viewer did, unless they asked not to be tracked: one insert (a view also asks
- * the play window, and counts `stats.plays` when it counts), and a fold asked for.
+ * Records what a viewer did, unless they asked not to be tracked: one append, committed with the
+ * beacons that came with it (analytics-append.ts); a view also asks the play window, and counts
+ * `stats.plays` when it counts, in a transaction of its own. And a fold asked for.
  */
 export async function recordEvent(ctx: Context<unknown>, video: VideoRecord, o: { type: EventType; seconds?: number; embedDomain?: string }): Promise<void> {
   if (doNotTrack(ctx)) return;
   const event = await analyticsEvent(ctx, video, o);
-  if (event.type !== 'view') await ctx.store.insert('analytics_events', event);
+  if (event.type !== 'view') await appendEvent(ctx.store, event);
   // A view counts once per viewer per video per half hour, as stats.plays does.
   else if (!(await ctx.store.transaction(async (tx) => (await countView(tx, ctx, video)) && !!(await tx.insert('analytics_events', event))))) return;
   await requestFold(ctx.store, ctx.now());

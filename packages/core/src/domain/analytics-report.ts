@@ -1,8 +1,8 @@
 import { invalidField } from '../engine/errors';
 import { rollupMetrics } from '../schema/analytics';
 import { and, eq, gte, isIn, lte } from '../store/filters';
-import type { Store, SumRow } from '../store/store';
-import type { Metric, RollupDimension } from './analytics-rollup';
+import type { Doc, Filter, Store, SumRow } from '../store/store';
+import { monthEnd, periodsOf, type Metric, type RollupDimension } from './analytics-rollup';
 
 /** What a report groups by (the hosted API's `dimension`). */
 export const reportDimensions = ['total', 'video', 'embed_domain', 'device_type', 'country'] as const;
@@ -38,11 +38,7 @@ const addDays = (day: string, days: number): string => new Date(Date.parse(`${da
 /** The last day of the period that starts on `start`. */
 function periodEnd(interval: TimeInterval, start: string): string {
   if (interval === 'week') return addDays(start, 6);
-  if (interval === 'month') {
-    const next = new Date(`${start}T00:00:00Z`);
-    next.setUTCMonth(next.getUTCMonth() + 1);
-    return addDays(next.toISOString().slice(0, 10), -1);
-  }
+  if (interval === 'month') return monthEnd(start);
   if (interval === 'year') return `${start.slice(0, 4)}-12-31`;
   return start;
 }
@@ -66,35 +62,144 @@ function rollupDimension(q: ReportQuery): RollupDimension {
   return chosen;
 }
 
-/** The report's rows, one per period and value, summed by the store from the rollups; unsorted. */
+/** Where a report's days are summed from: day rollups, or month rollups for whole months (which `day` and `week` cannot use). */
+interface Span {
+  collection: 'analytics_rollups' | 'analytics_month_rollups';
+  /** The field the span's bounds compare with, and its bounds (both included). */
+  field: 'day' | 'month';
+  from: string;
+  to: string;
+}
+
+/** The report's days as spans: the whole months from month rollups, the days before and after them from day rollups. */
+function spansOf(q: ReportQuery): Span[] {
+  const days = (from: string, to: string): Span => ({ collection: 'analytics_rollups', field: 'day', from, to });
+  const firstMonth = q.from.endsWith('-01') ? q.from : addDays(monthEnd(periodsOf(q.from).month), 1);
+  const toMonth = periodsOf(q.to).month;
+  const lastMonth = q.to === monthEnd(toMonth) ? toMonth : periodsOf(addDays(toMonth, -1)).month;
+  if (q.interval === 'day' || q.interval === 'week' || lastMonth < firstMonth) return [days(q.from, q.to)];
+  return [
+    ...(q.from < firstMonth ? [days(q.from, addDays(firstMonth, -1))] : []),
+    { collection: 'analytics_month_rollups', field: 'month', from: firstMonth, to: lastMonth },
+    ...(q.to > monthEnd(lastMonth) ? [days(addDays(monthEnd(lastMonth), 1), q.to)] : []),
+  ];
+}
+
+/** The filter of a span's rollup rows: the user's, of the dimension, in the span, of the videos and values asked for. */
+function spanFilter(q: ReportQuery, span: Span, dimension: RollupDimension): Filter {
+  const values = dimension === 'total' ? undefined : q.filters[dimension];
+  return and(
+    eq('user_id', q.userId),
+    eq('dimension', dimension),
+    gte(span.field, span.from),
+    lte(span.field, span.to),
+    q.videoIds ? isIn('video_id', q.videoIds) : undefined,
+    values?.length ? isIn('value', values) : undefined,
+  );
+}
+
+/** A report row from rollup sums (or a month rollup row) grouped by the query's period and value. */
+function reportRow(q: ReportQuery, row: SumRow): ReportRow {
+  const start = q.interval === 'none' ? q.from : String(row[q.interval]);
+  const end = q.interval === 'none' ? q.to : periodEnd(q.interval, start);
+  const value = q.dimension === 'video' ? row.video_id : q.dimension === 'total' ? null : row.value;
+  return {
+    start_date: start < q.from ? q.from : start,
+    end_date: end > q.to ? q.to : end,
+    value: value === null || value === undefined ? null : String(value),
+    sums: Object.fromEntries(rollupMetrics.map((m) => [m, Number(row[m])])) as Record<Metric, number>,
+  };
+}
+
+/** The report's rows, one per period and value, summed by the store from the rollups of each span; unsorted. */
 export async function analyticsReport(store: Store, q: ReportQuery): Promise<ReportRow[]> {
   const dimension = rollupDimension(q);
-  const values = dimension === 'total' ? undefined : q.filters[dimension];
   const by = [
     ...(q.interval === 'none' ? [] : [q.interval]),
     ...(q.dimension === 'video' ? ['video_id'] : q.dimension === 'total' ? [] : ['value']),
   ];
-  const where = and(
-    eq('user_id', q.userId),
-    eq('dimension', dimension),
-    gte('day', q.from),
-    lte('day', q.to),
-    q.videoIds ? isIn('video_id', q.videoIds) : undefined,
-    values?.length ? isIn('value', values) : undefined,
-  );
-  const rows = await store.sumBy('analytics_rollups', by, rollupMetrics, where);
+  // A period and value spanning two spans (a year, or the whole report) adds up their sums.
+  const groups = new Map<string, SumRow>();
+  for (const span of spansOf(q)) {
+    for (const row of await store.sumBy(span.collection, by, rollupMetrics, spanFilter(q, span, dimension))) {
+      const key = JSON.stringify(by.map((field) => row[field]));
+      const known = groups.get(key);
+      if (!known) groups.set(key, row);
+      else for (const m of rollupMetrics) known[m] = Number(known[m]) + Number(row[m]);
+    }
+  }
   // Ungrouped sums answer one row even over nothing: a report over nothing has no rows.
-  return rows
-    .filter((row) => by.length || rollupMetrics.some((m) => Number(row[m])))
-    .map((row: SumRow) => {
-      const start = q.interval === 'none' ? q.from : String(row[q.interval]);
-      const end = q.interval === 'none' ? q.to : periodEnd(q.interval, start);
-      const value = q.dimension === 'video' ? row.video_id : q.dimension === 'total' ? null : row.value;
-      return {
-        start_date: start < q.from ? q.from : start,
-        end_date: end > q.to ? q.to : end,
-        value: value === null || value === undefined ? null : String(value),
-        sums: Object.fromEntries(rollupMetrics.map((m) => [m, Number(row[m])])) as Record<Metric, number>,
-      };
-    });
+  return [...groups.values()].filter((row) => by.length || rollupMetrics.some((m) => Number(row[m]))).map((row) => reportRow(q, row));
+}
+
+/** How a report is ordered: by date (then value), or by a metric, largest first unless asked otherwise. */
+export const reportSorts = ['date', 'views', 'impressions', 'unique_impressions', 'unique_viewers', 'finishes', 'downloads', 'total_time_watched', 'average_time_watched', 'average_percent_watched'] as const;
+export type ReportSort = (typeof reportSorts)[number];
+
+const derived: Partial<Record<ReportSort, (s: ReportRow['sums']) => number>> = {
+  total_time_watched: (s) => s.time_watched,
+  average_time_watched: (s) => (s.views ? s.time_watched / s.views : 0),
+  average_percent_watched: (s) => (s.duration_watchable ? s.time_watched / s.duration_watchable : 0),
+};
+
+/** Values in numeric order where they are numbers (video ids); one collator, as `localeCompare` with options makes one a call. */
+const valueOrder = new Intl.Collator('en', { numeric: true });
+
+/** Date order (then the dimension's value) unless a metric is asked for, largest first by default. */
+function sortRows(rows: ReportRow[], sort: ReportSort, direction: 'asc' | 'desc' | undefined): ReportRow[] {
+  const sign = (direction ?? (sort === 'date' ? 'asc' : 'desc')) === 'asc' ? 1 : -1;
+  const metric = sort === 'date' ? null : (derived[sort] ?? ((s: ReportRow['sums']) => s[sort as Metric]));
+  const byDate = (a: ReportRow, b: ReportRow) => (a.start_date < b.start_date ? -1 : a.start_date > b.start_date ? 1 : valueOrder.compare(a.value ?? '', b.value ?? ''));
+  return rows.sort((a, b) => (metric ? sign * (metric(a.sums) - metric(b.sums)) || byDate(a, b) : sign * byDate(a, b)));
+}
+
+export interface ReportOrder {
+  sort: ReportSort;
+  direction?: 'asc' | 'desc';
+}
+
+/** A page of a report and how many rows it has in all. */
+export interface ReportPage {
+  total: number;
+  rows: ReportRow[];
+}
+
+/**
+ * By video and month in date order, each month rollup row of the total is a report row: the
+ * store pages them in the index's order and counts them from the index, however many videos
+ * (10,000 videos over a year is 120,000 rows). The partial months at the edges, a period each,
+ * are summed from their days by video and come before and after them. Null for any other report
+ * or one with no whole month.
+ */
+async function videoMonthsPage(store: Store, q: ReportQuery, order: ReportOrder, page: { offset: number; limit: number }): Promise<ReportPage | null> {
+  const spans = spansOf(q);
+  const months = spans.find((span) => span.field === 'month');
+  if (!months || q.dimension !== 'video' || q.interval !== 'month' || order.sort !== 'date' || rollupDimension(q) !== 'total') return null;
+  const direction = order.direction ?? 'asc';
+  const edge = async (span: Span | undefined): Promise<ReportRow[]> => {
+    if (!span || span === months) return [];
+    const rows = (await store.sumBy(span.collection, ['month', 'video_id'], rollupMetrics, spanFilter(q, span, 'total'))).map((row) => reportRow(q, row));
+    return sortRows(rows, 'date', direction);
+  };
+  const [before, after] = await Promise.all([edge(spans[0]), edge(spans[spans.length - 1])]);
+  const [first, last] = direction === 'asc' ? [before, after] : [after, before];
+  // The page's rows from the edge that comes first, then whole months, then the other edge.
+  const wanted = Math.max(0, page.offset + page.limit - Math.max(first.length, page.offset));
+  const where = spanFilter(q, months, 'total');
+  const orderBy = [{ field: 'month', direction }, { field: 'video_number', direction }] as const;
+  const whole = wanted
+    ? await store.find<Doc & SumRow>(months.collection, { where, orderBy: [...orderBy], offset: Math.max(0, page.offset - first.length), limit: wanted })
+    : { items: [], total: await store.count(months.collection, where) };
+  const rows = [...first.slice(page.offset, page.offset + page.limit), ...whole.items.map((row) => reportRow(q, row))];
+  const fromLast = Math.max(0, page.offset - first.length - whole.total);
+  rows.push(...last.slice(fromLast, fromLast + page.limit - rows.length));
+  return { total: first.length + whole.total + last.length, rows };
+}
+
+/** One page of a report in the order asked for. */
+export async function analyticsPage(store: Store, q: ReportQuery, order: ReportOrder, page: { offset: number; limit: number }): Promise<ReportPage> {
+  const paged = await videoMonthsPage(store, q, order, page);
+  if (paged) return paged;
+  const rows = sortRows(await analyticsReport(store, q), order.sort, order.direction);
+  return { total: rows.length, rows: rows.slice(page.offset, page.offset + page.limit) };
 }

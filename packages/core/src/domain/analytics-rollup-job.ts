@@ -1,8 +1,8 @@
 import { dayOf, saltPrefix, type AnalyticsEventRecord } from './analytics-events';
-import { rollupsOf } from './analytics-rollup';
+import { monthEnd, monthRollupsOf, periodsOf, rollupsOf, type RollupRecord } from './analytics-rollup';
 import { isoTime } from '../support/time';
-import { and, eq, gte, lt, where } from '../store/filters';
-import type { Store } from '../store/store';
+import { and, eq, gte, lt, lte, where } from '../store/filters';
+import { StoreConflictError, type Store } from '../store/store';
 import type { JobRecord } from '../jobs/job-records';
 import { markDone, stillHeld } from '../jobs/queue';
 import type { JobHandler } from '../jobs/worker';
@@ -22,19 +22,47 @@ type FoldRecord = { id: string; created_time: string };
 const daysBefore = (now: Date, days: number): string => dayOf(new Date(now.getTime() - days * 86400_000));
 
 /**
+ * Sums a video's month again from its day rollups and replaces its month rows
+ * (`analytics_month_rollups`): like a day's, folding it again gives the same rows.
+ */
+async function foldMonth(store: Store, videoId: string, month: string): Promise<void> {
+  await store.transaction(async (tx) => {
+    const { items } = await tx.find<RollupRecord>('analytics_rollups', { where: and(eq('video_id', videoId), gte('day', month), lte('day', monthEnd(month))) });
+    await tx.deleteWhere('analytics_month_rollups', where({ video_id: videoId, month }));
+    if (items.length) await tx.insertMany('analytics_month_rollups', monthRollupsOf(videoId, month, items));
+  });
+}
+
+/** Day rollups folded before month rollups existed get their months once (the `months` mark says it was done). */
+async function foldEveryMonth(store: Store, now: Date): Promise<void> {
+  if (await store.get<FoldRecord>('analytics_folds', 'months')) return;
+  for (const videoId of (await store.countBy('analytics_rollups', 'video_id')).keys()) {
+    for (const month of (await store.countBy('analytics_rollups', 'month', eq('video_id', videoId))).keys()) await foldMonth(store, videoId, month);
+  }
+  // Two folds may race here (several workers); both summed the same months.
+  await store.insert<FoldRecord>('analytics_folds', { id: 'months', created_time: isoTime(now) }).catch((e: unknown) => {
+    if (!(e instanceof StoreConflictError)) throw e;
+  });
+}
+
+/**
  * Folds the events since the last fold into rollups: each video-day they touch is summed again
- * from all of its events and its rows replaced, one transaction per video-day. Then drops events
+ * from all of its events and its rows replaced, one transaction per video-day, then each month
+ * those days fall in is summed again from its days. Then drops events
  * past retention and the viewer salts of days gone (a viewer's hash can no longer be matched).
  * Answers how many video-days it folded.
  */
 export async function foldAnalytics(store: Store, now: Date): Promise<number> {
   const cursor = await store.get<FoldRecord>('analytics_folds', 'fold');
   const since = cursor ? isoTime(new Date(Date.parse(cursor.created_time) - foldOverlapSeconds * 1000)) : '';
+  await foldEveryMonth(store, now);
   const touched = await store.countBy('analytics_events', 'video_id', gte('created_time', since));
   let folded = 0;
   for (const videoId of touched.keys()) {
     const days = await store.countBy('analytics_events', 'day', and(eq('video_id', videoId), gte('created_time', since)));
+    const months = new Set<string>();
     for (const day of days.keys()) {
+      months.add(periodsOf(day).month);
       await store.transaction(async (tx) => {
         const { items } = await tx.find<AnalyticsEventRecord>('analytics_events', { where: where({ video_id: videoId, day }) });
         await tx.deleteWhere('analytics_rollups', where({ video_id: videoId, day }));
@@ -42,6 +70,7 @@ export async function foldAnalytics(store: Store, now: Date): Promise<number> {
       });
       folded++;
     }
+    for (const month of months) await foldMonth(store, videoId, month);
   }
   await store.transaction(async (tx) => {
     await tx.deleteWhere('analytics_events', lt('day', daysBefore(now, eventRetentionDays)));

@@ -1,4 +1,4 @@
-import type { rollupMetrics } from '../schema/analytics';
+import { rollupMetrics } from '../schema/analytics';
 import type { AnalyticsEventRecord } from './analytics-events';
 
 /** The dimensions a report groups by besides the video (which every row carries). */
@@ -30,6 +30,13 @@ export function weekOf(day: string): string {
 
 /** The periods a day belongs to, as rollup rows hold them. */
 export const periodsOf = (day: string) => ({ day, week: weekOf(day), month: `${day.slice(0, 7)}-01`, year: `${day.slice(0, 4)}-01-01` });
+
+/** The last day of the month that starts on `month` (`YYYY-MM-01`). */
+export function monthEnd(month: string): string {
+  const next = new Date(`${month}T00:00:00Z`);
+  next.setUTCMonth(next.getUTCMonth() + 1, 0);
+  return next.toISOString().slice(0, 10);
+}
 
 /** The metrics of a group of one video-day's events: counts, distinct viewers, seconds. */
 function metricsOf(events: readonly AnalyticsEventRecord[]): Record<Metric, number> {
@@ -65,4 +72,26 @@ export function rollupsOf(videoId: string, userId: string, day: string, events: 
     for (const [value, group] of groups) rows.push({ user_id: userId, video_id: videoId, dimension, value, ...periods, ...metricsOf(group) });
   }
   return rows;
+}
+
+/** A video's month summed from its days (`analytics_month_rollups`): what a report over whole months reads. */
+export type MonthRollupRecord = Omit<RollupRecord, 'day' | 'week'> & { video_number: number };
+
+/**
+ * The month rollup rows of one video's month from all of its day rollup rows: one per dimension
+ * and value, the days' sums. Pure, so folding a month again gives the same rows.
+ */
+export function monthRollupsOf(videoId: string, month: string, days: readonly Omit<RollupRecord, 'id'>[]): Omit<MonthRollupRecord, 'id'>[] {
+  const rows = new Map<string, Omit<MonthRollupRecord, 'id'>>();
+  const { year } = periodsOf(month);
+  for (const day of days) {
+    const key = JSON.stringify([day.dimension, day.value]);
+    const row = rows.get(key);
+    if (row) for (const m of rollupMetrics) row[m] += day[m];
+    else {
+      const sums = Object.fromEntries(rollupMetrics.map((m) => [m, day[m]])) as Record<Metric, number>;
+      rows.set(key, { user_id: day.user_id, video_id: videoId, video_number: Number(videoId), dimension: day.dimension, value: day.value, month, year, ...sums });
+    }
+  }
+  return [...rows.values()];
 }

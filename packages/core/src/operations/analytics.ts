@@ -3,8 +3,7 @@ import { invalidField, notFound } from '../engine/errors';
 import { listReply, pageOf } from '../engine/list';
 import { noContent, operation, type Context } from '../engine/operation';
 import { beaconTypes, doNotTrack, recordEvent } from '../domain/analytics-events';
-import { analyticsReport, reportDimensions, timeIntervals, type ReportRow } from '../domain/analytics-report';
-import type { Metric } from '../domain/analytics-rollup';
+import { analyticsPage, reportDimensions, reportSorts, timeIntervals, type ReportRow } from '../domain/analytics-report';
 import { findById } from '../domain/lookup';
 import { inOrderOf } from '../domain/memberships';
 import { actingUser } from '../domain/users';
@@ -44,7 +43,6 @@ export const postBeacon = operation({
 
 const day = pattern(string(), /^\d{4}-\d{2}-\d{2}(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/);
 const list = optional(array(size(string(), 1, 300)));
-const sorts = ['date', 'views', 'impressions', 'unique_impressions', 'unique_viewers', 'finishes', 'downloads', 'total_time_watched', 'average_time_watched', 'average_percent_watched'] as const;
 
 /** A report spans at most this many days (ten years): longer ones are refused rather than summed. */
 const maxReportDays = 3660;
@@ -67,20 +65,6 @@ function videoIdsOf(uris: readonly string[] | undefined): string[] | undefined {
   });
 }
 
-const derived: Partial<Record<(typeof sorts)[number], (s: ReportRow['sums']) => number>> = {
-  total_time_watched: (s) => s.time_watched,
-  average_time_watched: (s) => (s.views ? s.time_watched / s.views : 0),
-  average_percent_watched: (s) => (s.duration_watchable ? s.time_watched / s.duration_watchable : 0),
-};
-
-/** Date order (then the dimension's value) unless a metric is asked for, largest first by default. */
-function sortRows(rows: ReportRow[], sort: (typeof sorts)[number], direction: 'asc' | 'desc' | undefined): ReportRow[] {
-  const sign = (direction ?? (sort === 'date' ? 'asc' : 'desc')) === 'asc' ? 1 : -1;
-  const metric = sort === 'date' ? null : (derived[sort] ?? ((s: ReportRow['sums']) => s[sort as Metric]));
-  const byDate = (a: ReportRow, b: ReportRow) => a.start_date.localeCompare(b.start_date) || (a.value ?? '').localeCompare(b.value ?? '', 'en', { numeric: true });
-  return rows.sort((a, b) => (metric ? sign * (metric(a.sums) - metric(b.sums)) || byDate(a, b) : sign * byDate(a, b)));
-}
-
 export const getAnalytics = operation({
   id: 'users.analytics.get',
   summary:
@@ -92,7 +76,7 @@ export const getAnalytics = operation({
     page: optional(max(min(integer(), 1), 1_000_000)),
     // Up to 1000 rows a page, as the hosted API allows a report (other lists stop at 100).
     per_page: optional(max(min(integer(), 1), 1000)),
-    sort: optional(enums(sorts)),
+    sort: optional(enums(reportSorts)),
     direction: optional(enums(['asc', 'desc'] as const)),
     from: day,
     to: day,
@@ -106,22 +90,27 @@ export const getAnalytics = operation({
   async handle(ctx) {
     const user = await actingUser(ctx, 'see their analytics');
     const p = ctx.params;
-    const rows = await analyticsReport(ctx.store, {
-      userId: user.id,
-      ...daysOf(ctx),
-      dimension: p.dimension,
-      interval: p.time_interval ?? 'none',
-      videoIds: videoIdsOf(p.filter_content),
-      filters: { embed_domain: p.filter_embed_domains?.map((d) => d.toLowerCase()), device_type: p.filter_device_types, country: p.filter_countries?.map((c) => c.toUpperCase()) },
-    });
     const page = pageOf(p);
-    const shown = sortRows(rows, p.sort ?? 'date', p.direction).slice(page.offset, page.offset + page.limit);
+    const report = await analyticsPage(
+      ctx.store,
+      {
+        userId: user.id,
+        ...daysOf(ctx),
+        dimension: p.dimension,
+        interval: p.time_interval ?? 'none',
+        videoIds: videoIdsOf(p.filter_content),
+        filters: { embed_domain: p.filter_embed_domains?.map((d) => d.toLowerCase()), device_type: p.filter_device_types, country: p.filter_countries?.map((c) => c.toUpperCase()) },
+      },
+      { sort: p.sort ?? 'date', direction: p.direction },
+      page,
+    );
+    const shown = report.rows;
     const names = new Map(
       p.dimension === 'video' ? (await inOrderOf<VideoRecord>(ctx.store, 'videos', shown.map((r) => r.value!))).map((v) => [v.id, v.name] as const) : [],
     );
     const dimensionOf = (row: ReportRow) =>
       p.dimension === 'total' ? undefined : { name: p.dimension, value: p.dimension === 'video' ? { uri: videoUri(row.value!), name: names.get(row.value!) ?? null } : row.value };
-    return listReply(ctx, page, rows.length, shown.map((row) => representAnalyticsRow({ ...row, dimension: dimensionOf(row) })), null);
+    return listReply(ctx, page, report.total, shown.map((row) => representAnalyticsRow({ ...row, dimension: dimensionOf(row) })), null);
   },
 });
 

@@ -3,6 +3,9 @@ import type { Schema } from '../store/schema-types';
 /** The metrics a rollup row sums (domain/analytics-rollup.ts), none of them filtered on. */
 export const rollupMetrics = ['views', 'impressions', 'unique_impressions', 'unique_viewers', 'finishes', 'downloads', 'time_watched', 'duration_watchable'] as const;
 
+/** What a report reads of a rollup row besides its keys and periods: its video, value, year and sums. */
+const covering = ['video_id', 'value', 'year', ...rollupMetrics];
+
 /**
  * Analytics (issue 49, docs/embedding.md "Analytics"): the player's beacons land in
  * `analytics_events`, an append-only log kept a few weeks; a job folds each video's day of them
@@ -29,9 +32,36 @@ export const analyticsCollections: Schema = {
       year: 'string',
       ...Object.fromEntries(rollupMetrics.map((metric) => [metric, 'number' as const])),
     },
-    // A report reads one user's rows of one dimension over a range of days; a fold replaces a video-day.
-    indexes: [['user_id', 'dimension', 'day'], ['video_id', 'day']],
+    // A report reads one user's rows of one dimension over a range of days, every field it sums or
+    // groups by from the index alone (`covering`): read from the table, rows folded video by video
+    // lie a page apart, and a report over ten thousand videos waited on a disk read for each. A
+    // fold replaces a video-day.
+    indexes: [['user_id', 'dimension', 'day', 'week', 'month', ...covering], ['video_id', 'day']],
     unindexed: ['dimension', 'value', 'week', 'month', 'year', ...rollupMetrics],
+  },
+  /**
+   * The day rollups of each video's month summed (domain/analytics-rollup-job.ts `foldMonth`),
+   * refolded with its days: a report over whole months reads a row per video and month, not one
+   * per day. A report by video and month pages them in index order (month, then the video's id
+   * as a number), and counts them from the index alone.
+   */
+  analytics_month_rollups: {
+    id: 'auto',
+    fields: {
+      user_id: 'string',
+      video_id: 'string',
+      /** The video's id as a number: reports list videos in numeric id order. */
+      video_number: 'integer',
+      dimension: 'string',
+      value: 'string',
+      month: 'string',
+      year: 'string',
+      ...Object.fromEntries(rollupMetrics.map((metric) => [metric, 'number' as const])),
+    },
+    // The page's order, and its total counted from this narrow index (fewer pages to read than
+    // the covering one); sums over months from the covering one, as the day rollups'.
+    indexes: [['user_id', 'dimension', 'month', 'video_number', 'id'], ['user_id', 'dimension', 'month', ...covering], ['video_id', 'month']],
+    unindexed: ['video_number', 'dimension', 'value', 'month', 'year', ...rollupMetrics],
   },
   /** Where folding got to (`fold`: the time of the last fold's start). */
   analytics_folds: {
