@@ -1,6 +1,6 @@
 import { createToken, createUser, monthRollupsOf, parseScopes, periodsOf, rollupsOf, type AnalyticsEventRecord, type Doc, type RollupRecord, type Store } from '@reelbase/core';
 import { newVideo } from '@reelbase/core/seeding';
-import { Batches } from '@reelbase/seed';
+import { Batches, Random } from '@reelbase/seed';
 
 /** One creator's year of plays, as the analytics report case reads it. */
 export interface AnalyticsPopulation {
@@ -23,19 +23,7 @@ export const analyticsYear = '2025';
 const activeDays = 30;
 const batchSize = 10_000;
 
-/** Small deterministic PRNG (mulberry32): the same population every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const dayOfYear = (n: number): string => new Date(Date.UTC(Number(analyticsYear), 0, 1 + n)).toISOString().slice(0, 10);
-const pick = <T>(r: () => number, values: readonly T[]): T => values[Math.floor(r() * values.length)];
 
 /**
  * One creator with `videos` videos and `events` recorded events over `analyticsYear`, each video
@@ -57,14 +45,15 @@ export async function seedAnalytics(store: Store, videos: number, events: number
   }
   await videoBatches.flush();
 
-  const r = random(49);
+  // Seeded: the same population every run.
+  const r = new Random(49);
   const days = rowsOut(store, 'analytics_rollups');
   const months = rowsOut(store, 'analytics_month_rollups');
   let made = 0;
   const videoDays = videos * activeDays;
   for (const [v, videoId] of ids.entries()) {
     const chosen = new Set<number>();
-    while (chosen.size < activeDays) chosen.add(Math.floor(r() * 365));
+    while (chosen.size < activeDays) chosen.add(r.int(365));
     const byMonth = new Map<string, Omit<RollupRecord, 'id'>[]>();
     for (const [d, n] of [...chosen].sort((a, b) => a - b).entries()) {
       const day = dayOfYear(n);
@@ -75,12 +64,12 @@ export async function seedAnalytics(store: Store, videos: number, events: number
         id: '',
         video_id: videoId,
         user_id: user.id,
-        type: pick(r, ['impression', 'impression', 'view', 'view', 'progress', 'progress', 'progress', 'finish'] as const),
+        type: r.pick(['impression', 'impression', 'view', 'view', 'progress', 'progress', 'progress', 'finish'] as const),
         viewer: `viewer-${e % 20}`,
         day,
-        embed_domain: pick(r, ['blog.example', null]),
-        device_type: pick(r, ['desktop', 'mobile'] as const),
-        country: pick(r, ['FR', 'US']),
+        embed_domain: r.pick(['blog.example', null]),
+        device_type: r.pick(['desktop', 'mobile'] as const),
+        country: r.pick(['FR', 'US']),
         seconds: 10,
         duration: 120,
         created_time: `${day}T12:00:00+00:00`,

@@ -2,3 +2,4 @@
 export { seedPopulation, type PopulationSummary, type SeedContext, type Busiest } from './seed-population';
 export { populationOptions, maxTagVocabulary, type PopulationOptions } from './options';
 export { Batches } from './batches';
+export { Random } from './random';

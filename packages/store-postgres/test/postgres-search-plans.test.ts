@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { and, eq, matches, RELEVANCE, type Doc, type OrderBy, type Schema, type Store } from '@reelbase/core';
+import { mulberry32 } from '@reelbase/store-testkit';
 import { openPostgresStore } from '../src/index';
 import { compileFind, compileWalk, walkOf, type FindRead } from '../src/compile-query';
 import { ensureSchema } from '../src/pg-schema';
@@ -24,17 +25,6 @@ const schema: Schema = {
 };
 
 const vocabulary = ['river', 'festival', 'night', 'market', 'harbour', 'mountain', 'ancient', 'street', 'kitchen', 'garden', 'riverside', 'nightly'];
-
-/** A small deterministic generator (mulberry32), so a failure names a library and queries that can be made again. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function library(count: number, next: () => number): Omit<Doc, 'id'>[] {
   const pick = () => vocabulary[Math.floor(next() * vocabulary.length)];
@@ -88,7 +78,7 @@ describe('PostgreSQL search plans', { skip: notSelected }, () => {
   before(async () => {
     const url = await freshUrl();
     store = await openPostgresStore({ schema, url });
-    await store.insertMany('clips', library(600, random(50)));
+    await store.insertMany('clips', library(600, mulberry32(50)));
     pool = new pg.Pool({ connectionString: url, max: 4 });
     tables = await ensureSchema(pool, schema);
     await pool.query('ANALYZE');
@@ -110,7 +100,7 @@ describe('PostgreSQL search plans', { skip: notSelected }, () => {
     const orders: OrderBy[][] = [relevant, [{ field: 'created_time', direction: 'desc' }], [{ field: 'title', direction: 'asc' }]];
     let firstTierPages = 0;
     // Each query's pages side by side: a few round trips at a time instead of one.
-    for (const query of queries(24, random(7))) {
+    for (const query of queries(24, mulberry32(7))) {
       const reads = orders.flatMap((orderBy) => [matches(query), and(eq('owner', 'u1'), matches(query))].flatMap((where) => [0, 10].map((offset) => ({ where, orderBy, limit: 10, offset }))));
       await Promise.all(
         reads.map(async (read) => {

@@ -15,6 +15,7 @@ import { transactionTests } from './transaction-tests';
 import { uniqueTests } from './unique-tests';
 
 export type { StoreTestDriver } from './driver';
+export { mulberry32 } from './mulberry32';
 
 /**
  * Registers the Store conformance suite (node:test `describe`/`it`) for one driver. Call it at

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { and, eq, parseSearch, RELEVANCE, SEARCH_WEIGHTS, searchWords, type Doc, type FindOptions, type Schema, type SearchTerm, type Store } from '@reelbase/core';
 import type { StoreTestDriver } from './driver';
+import { mulberry32 } from './mulberry32';
 import { searchSchema } from './search-tests';
 
 const tiers = [['title'], ['labels'], ['body']] as const;
@@ -14,18 +15,7 @@ const tiers = [['title'], ['labels'], ['body']] as const;
  */
 const vocabulary = ['river', 'harbour', 'red', 'rivet', 'rice', 'road', 'quay', 'café', 'harbours', 'reed', 'ridge', 'anchor'];
 
-/** A small deterministic generator (mulberry32): the same library and queries on every driver and run. */
-function generator(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const random = generator(50);
+const random = mulberry32(50);
 /** A vocabulary word, the first ones most often. */
 const pick = (): string => vocabulary[Math.floor(random() ** 2 * vocabulary.length)];
 const words = (n: number): string => Array.from({ length: n }, pick).join(' ');
