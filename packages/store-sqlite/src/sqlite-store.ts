@@ -1,7 +1,7 @@
 import type { Doc, Filter, FindOptions, FindResult, OrderBy, Store, SumRow } from '@reelbase/core';
 import { Mutex, type Holder } from '@reelbase/core/sql';
 import type { BulkWriter } from './bulk-writer';
-import { DEFAULT_GROUP_LIMITS, GroupCommit } from './group-commit';
+import { GroupCommit, type GroupLimits } from './group-commit';
 import type { OwnWrites } from './own-writes';
 import type { ReadSnapshot } from './read-snapshot';
 import type { Operations } from './sqlite-operations';
@@ -32,6 +32,7 @@ export class SqliteStore implements Store {
     readonly writer: Operations,
     /** The read-only connection's operations, its per-turn snapshot and what the writer changes for its cache; undefined for ':memory:'. */
     read: { ops: Operations; snapshot: ReadSnapshot; own: OwnWrites } | undefined,
+    groupLimits: GroupLimits,
     /** A bulk load's end (bulk-load.ts), run before the connections close, and its writer thread for insertMany. */
     private readonly load?: { end: () => void; writer?: BulkWriter },
   ) {
@@ -47,7 +48,7 @@ export class SqliteStore implements Store {
       };
     }
     // Reads move past a commit before it is acknowledged to its writers, and forget what it changed.
-    this.#groups = new GroupCommit(writer.conn.db, DEFAULT_GROUP_LIMITS, () => {
+    this.#groups = new GroupCommit(writer.conn.db, groupLimits, () => {
       read?.own.committing();
       this.#snapshot?.end();
     });
