@@ -63,18 +63,26 @@ try {
     configurations.map((c, i) => () => (c.env ? startReelbase(store, c.env, { node: profiled(`case-${i}`), checkout: c.checkout }) : startPeer('bare', [body]))),
   );
   const micros: number[][] = configurations.map(() => []);
+  // Each case's measured turns by thread name: the main thread's share, and what runs beside it (GC helpers, libuv's pool).
+  const threads: Record<string, number>[] = configurations.map(() => ({}));
+  const measured = configurations.map(() => 0);
   try {
-    const turn = async (i: number, amount: number) => {
+    const turn = async (i: number, amount: number, record: boolean) => {
       const server = servers[i];
       const before = server.cpuSeconds()!;
+      const threadsBefore = server.threadSeconds() ?? {};
       const r = await autocannon({ url: server.url, connections: settings.connections, amount, ...(i > 0 ? { requests: paths.map((path) => ({ method: 'GET', path })) } : {}), ...(configurations[i].token ? { headers } : {}) });
       if (r.non2xx || r.errors) throw new Error(`${configurations[i].name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+      if (record) {
+        for (const [name, seconds] of Object.entries(server.threadSeconds() ?? {})) threads[i][name] = (threads[i][name] ?? 0) + seconds - (threadsBefore[name] ?? 0);
+        measured[i] += r.requests.total;
+      }
       return ((server.cpuSeconds()! - before) / r.requests.total) * 1e6;
     };
-    for (let i = 0; i < servers.length; i++) await turn(i, requests);
+    for (let i = 0; i < servers.length; i++) await turn(i, requests, false);
     for (let round = 0; round < rounds; round++) {
       const order = configurations.map((_, i) => (i + round) % configurations.length);
-      for (const i of round % 2 ? order.reverse() : order) micros[i].push(await turn(i, requests));
+      for (const i of round % 2 ? order.reverse() : order) micros[i].push(await turn(i, requests, true));
     }
   } finally {
     await stopAll(servers);
@@ -92,6 +100,11 @@ try {
       `${c.name.padEnd(24)} median ${m.toFixed(0).padStart(4)} µs, least ${l.toFixed(0).padStart(4)} µs a request; bare/this ${ratios(median)} (least ${ratios(least)})` +
         `${c.token && i > 2 ? `; token off/this ${vsOff(median)} (least ${vsOff(least)})` : ''}  [${micros[i].map((x) => x.toFixed(0)).join(' ')}]`,
     );
+  }
+  console.log('by thread, µs a request over all measured turns:');
+  for (const [i, c] of configurations.entries()) {
+    const shares = Object.entries(threads[i]).filter(([, seconds]) => seconds > 0).sort((a, b) => b[1] - a[1]);
+    console.log(`${c.name.padEnd(24)} ${shares.map(([name, seconds]) => `${name} ${((seconds / measured[i]) * 1e6).toFixed(1)}`).join(', ')}`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,8 @@ export interface ServerProcess {
   memory(): { rss: number; peak: number } | null;
   /** CPU seconds (user + system) it used so far (Linux /proc; null elsewhere). */
   cpuSeconds(): number | null;
+  /** The same by thread: `main`, and the others (V8's GC helpers, libuv's pool) by name, `others` when unnamed; live threads only. */
+  threadSeconds(): Record<string, number> | null;
   stop(): Promise<void>;
 }
 
@@ -82,6 +84,7 @@ async function start(name: string, args: string[], ready: RegExp, env: Record<st
       stderr: () => stderr,
       memory: () => memoryOf(child.pid!),
       cpuSeconds: () => cpuOf(child.pid!),
+      threadSeconds: () => threadsOf(child.pid!),
       stop: () => stop(child).finally(() => rmSync(outDir, { recursive: true, force: true })),
     };
   } catch (e) {
@@ -108,11 +111,33 @@ function memoryOf(pid: number): { rss: number; peak: number } | null {
   }
 }
 
+/** utime and stime of a /proc stat file (fields 14 and 15, in USER_HZ ticks of 1/100 s), counted after the command name, which may hold spaces. */
+function statSeconds(path: string): number {
+  const fields = readFileSync(path, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function cpuOf(pid: number): number | null {
   try {
-    // utime and stime (fields 14 and 15, in USER_HZ ticks of 1/100 s), counted after the command name, which may hold spaces.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return statSeconds(`/proc/${pid}/stat`);
+  } catch {
+    return null;
+  }
+}
+
+function threadsOf(pid: number): Record<string, number> | null {
+  try {
+    const byName: Record<string, number> = {};
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        // Node 20 names every thread `node`: the main thread is told by its id, the others by name where they have one.
+        const name = task === String(pid) ? 'main' : readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim().replace(/^node$/, 'others');
+        byName[name] = (byName[name] ?? 0) + statSeconds(`/proc/${pid}/task/${task}/stat`);
+      } catch {
+        // The thread ended between the listing and the reading.
+      }
+    }
+    return byName;
   } catch {
     return null;
   }

@@ -2,7 +2,13 @@
 const secretParams = new Set(['password', 'token', 'access_token', 'refresh_token', 'code', 'client_secret', 'state', 'csrf_token', 'signature', 'sig', 'secret']);
 /** Path variables (as the operation table names them) that are capabilities: signed media and review links. */
 const secretVariables = new Set(['{token}', '{signature}']);
-const hasSecretVariable = (route: string): boolean => [...secretVariables].some((v) => route.includes(v));
+/** Whether a route has a secret variable, by route: asked once a request, and routes are few (the operation table's). */
+const routesWithSecrets = new Map<string, boolean>();
+const hasSecretVariable = (route: string): boolean => {
+  let known = routesWithSecrets.get(route);
+  if (known === undefined) routesWithSecrets.set(route, (known = [...secretVariables].some((v) => route.includes(v))));
+  return known;
+};
 
 const hidden = '[redacted]';
 

@@ -1,5 +1,6 @@
-import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Counter, Histogram, Registry } from 'prom-client';
 import { abortUploadKind, and, deleteKind, eq, isoTime, lte, repackageKind, transcodeKind, webhookKind, type JobRecord, type Store } from '@reelbase/core';
+import { RequestSeries } from './request-series';
 
 /** Every job kind a worker runs: the label values of the job series. */
 const jobKinds = [transcodeKind, repackageKind, webhookKind, deleteKind, abortUploadKind];
@@ -10,9 +11,8 @@ const jobGaugeMs = 5_000;
 /** The Prometheus series of one process (its own registry: several servers in one test process keep theirs apart). */
 export interface Metrics {
   readonly registry: Registry;
-  readonly requests: Counter<'operation' | 'method' | 'status'>;
-  readonly requestSeconds: Histogram<'operation'>;
-  readonly inFlight: Gauge;
+  /** reelbase_http_requests_total, …_request_duration_seconds and …_requests_in_flight. */
+  readonly requests: RequestSeries;
   readonly jobRuns: Counter<'kind' | 'outcome'>;
   readonly jobSeconds: Histogram<'kind'>;
   readonly uploadBytes: Counter<'approach'>;
@@ -24,7 +24,8 @@ export interface Metrics {
 
 export async function createMetrics(store: Store, now: () => Date): Promise<Metrics> {
   // Loaded when metrics are on: most processes never serve them.
-  const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = await import('prom-client');
+  const prom = await import('prom-client');
+  const { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } = prom;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -52,15 +53,7 @@ export async function createMetrics(store: Store, now: () => Date): Promise<Metr
   });
   return {
     registry,
-    requests: new Counter({ name: 'reelbase_http_requests_total', help: 'Requests answered, by operation id (or a transport route), method and status', labelNames: ['operation', 'method', 'status'], registers }),
-    requestSeconds: new Histogram({
-      name: 'reelbase_http_request_duration_seconds',
-      help: 'Time from a request’s arrival to its answer’s last byte, by operation',
-      labelNames: ['operation'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
-    }),
-    inFlight: new Gauge({ name: 'reelbase_http_requests_in_flight', help: 'Requests being answered now', registers }),
+    requests: new RequestSeries(prom, registers),
     jobRuns: new Counter({ name: 'reelbase_job_runs_total', help: 'Job attempts run by this process, by kind and outcome (done, retry, failed, released, lost)', labelNames: ['kind', 'outcome'], registers }),
     jobSeconds: new Histogram({ name: 'reelbase_job_duration_seconds', help: 'Time a job attempt ran, by kind', labelNames: ['kind'], buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 1800], registers }),
     uploadBytes: new Counter({ name: 'reelbase_upload_bytes_total', help: 'Upload bytes received, by approach (tus, post, streaming, pull)', labelNames: ['approach'], registers }),

@@ -44,7 +44,7 @@ export function observeRequests(listener: Listener, o: ObserveOptions): Listener
     const id = requestIdOf(req.headers['x-request-id']);
     res.setHeader('X-Request-Id', id);
     const trace = startTrace(req, id);
-    metrics?.inFlight.inc();
+    metrics?.requests.started();
     res.once('close', () => {
       const ms = performance.now() - started;
       const url = req.url ?? '/';
@@ -54,10 +54,7 @@ export function observeRequests(listener: Listener, o: ObserveOptions): Listener
       const route = trace.served?.route ?? transport?.route ?? (exact[path] ? path : null);
       const status = res.headersSent ? res.statusCode : 0;
       if (metrics) {
-        metrics.inFlight.dec();
-        const label = operation ?? unmatched;
-        metrics.requests.inc({ operation: label, method, status });
-        metrics.requestSeconds.observe({ operation: label }, ms / 1000);
+        metrics.requests.answered(operation ?? unmatched, method, status, ms / 1000);
         if (status === 429) metrics.rateLimited.inc();
         if (operation === 'oauth.sign_in' && status === 400) metrics.signInFailures.inc();
         if (transport?.approach && status < 300) metrics.uploadBytes.inc({ approach: transport.approach }, uploaded(req, res));
