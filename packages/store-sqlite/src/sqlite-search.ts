@@ -157,11 +157,60 @@ export function walkOrder(table: Table, orderBy: readonly OrderBy[] | undefined)
   return `${orderWindow(table, { field, desc: direction === 'desc' })}, id`;
 }
 
-/** Creates the window indexes (`rbwin_<table>…`) of every searchable table, and drops those no longer wanted. */
+const KEYS_PREFIX = 'rbkeys_';
+
+/**
+ * The columns of a searchable table's keys index (`rbkeys_<table>`): its schema's index led by id
+ * (what a ranked search reads of every match: visibility, ties) widened by every list order's
+ * field, or undefined for a table with no such index or no list order. A search's plain plan reads
+ * each match's sort key by its id; a key stored after the row's document (kilobytes, on overflow
+ * pages) cost 5 µs a match, 37 ms of two words by date at a million videos, against about 1 µs
+ * from an index holding it.
+ */
+function keyColumns(schema: Schema, table: Table): string[] | undefined {
+  const idLed = [...wantedIndexes(schema[table.name], table).values()].find((i) => !i.unique && i.keys[0].field === 'id');
+  const orders = listOrders(schema, table);
+  if (!idLed || orders.length === 0) return undefined;
+  return [...new Set([...idLed.keys.map((k) => k.field), ...orders.map((o) => o.field)])];
+}
+
+/**
+ * A row of `sqlite_stat1`: `idx` null for the table itself. SQLite's planner weighs a covering
+ * index against the table by their rows' sizes, which it guesses from the declared columns; a
+ * document column counts as a few bytes there, so without a size (`sz=`) the table looks about as
+ * narrow as the keys index and each match's row is read instead.
+ */
+export interface Statistic {
+  tbl: string;
+  idx: string | null;
+  stat: string;
+}
+
+/** A searchable row's size as the planner is told it (`sz=`, bytes): a video's document is kilobytes. */
+const DOCUMENT_ROW_BYTES = 4000;
+
+/** The statistics of the keys indexes (an id names one row, as for the schema's indexes led by id) and of their tables' row sizes, `rows` the table size given. */
+export function keyStatistics(schema: Schema, tables: Tables, rows: number): Statistic[] {
+  return [...tables.values()].flatMap((table) => {
+    const columns = table.search && keyColumns(schema, table);
+    if (!columns) return [];
+    return [
+      { tbl: table.name, idx: `${KEYS_PREFIX}${table.name}`, stat: [rows, ...columns.map(() => 1)].join(' ') },
+      { tbl: table.name, idx: null, stat: `${rows} sz=${DOCUMENT_ROW_BYTES}` },
+    ];
+  });
+}
+
+/** Creates the window indexes (`rbwin_<table>…`) and keys indexes (`rbkeys_<table>`) of every searchable table, and drops those no longer wanted. */
 function ensureWindows(conn: Connection, schema: Schema, tables: Tables): void {
   const existing = new Map(
     conn
-      .all<{ name: string; sql: string }>(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND substr(name, 1, ?) = ?`, [WINDOW_PREFIX.length, WINDOW_PREFIX])
+      .all<{ name: string; sql: string }>(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND (substr(name, 1, ?) = ? OR substr(name, 1, ?) = ?)`, [
+        WINDOW_PREFIX.length,
+        WINDOW_PREFIX,
+        KEYS_PREFIX.length,
+        KEYS_PREFIX,
+      ])
       .map((i) => [i.name, i.sql]),
   );
   const wanted = new Map<string, string>();
@@ -170,6 +219,8 @@ function ensureWindows(conn: Connection, schema: Schema, tables: Tables): void {
     if (!table.search) continue;
     if (table.searchTies) want(table, `${WINDOW_PREFIX}${table.name}`, `(${quote(table.searchTies)} IS NULL), (-${quote(table.searchTies)})`);
     for (const order of listOrders(schema, table)) want(table, `${WINDOW_PREFIX}${table.name}__${order.field}${order.desc ? '_desc' : ''}`, orderWindow(table, order));
+    const keys = keyColumns(schema, table);
+    if (keys) want(table, `${KEYS_PREFIX}${table.name}`, keys.map(quote).join(', '));
   }
   for (const [name, sql] of wanted) {
     if (existing.get(name) === sql) continue;
