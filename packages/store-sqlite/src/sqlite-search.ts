@@ -171,8 +171,15 @@ function keyColumns(schema: Schema, table: Table): string[] | undefined {
   const idLed = [...wantedIndexes(schema[table.name], table).values()].find((i) => !i.unique && i.keys[0].field === 'id');
   const orders = listOrders(schema, table);
   if (!idLed || orders.length === 0) return undefined;
-  return [...new Set([...idLed.keys.map((k) => k.field), ...orders.map((o) => o.field)])];
+  return [...new Set([...idLed.keys.map((k) => k.field), ...orders.map((o) => o.field), ...scoredTiers(table).flat()])];
 }
+
+/**
+ * The tiers whose text relevance tests row by row (ftsScore), all but the last (a match in none
+ * of them is in the last): for a table with a keys index, which holds them. Without one (users:
+ * no list order), each tier's matches are looked up in the index instead.
+ */
+const scoredTiers = (table: Table): readonly (readonly string[])[] => (table.searchKeys && table.search ? table.search.slice(0, -1) : []);
 
 /**
  * A row of `sqlite_stat1`: `idx` null for the table itself. SQLite's planner weighs a covering
@@ -399,9 +406,30 @@ export function ftsScore(table: Table, query: SearchQuery, bind: (value: string)
     const others = wanted.filter((o) => o !== t);
     return others.length ? `(${own}) AND (${text(table, { terms: others })})` : own;
   };
-  const term = (t: SearchTerm) => tierScore(tiers.length, (tier) => matchRows(table, bind(lookup(t, tier))));
+  const inTier = (t: SearchTerm, tier: number) => {
+    const looked = matchRows(table, bind(lookup(t, tier)));
+    const word = testedWord(t);
+    if (word === undefined || tier >= scoredTiers(table).length) return looked;
+    const joined = tiers[tier].map((c) => `coalesce(${quote(c)}, '')`).join(` || ' ' || `);
+    // Index words begin after a character no index word holds (or at the start): a space put before the text stands for the start.
+    return `(CASE WHEN ${joined} GLOB '${NOT_PRINTABLE_ASCII}' THEN ${looked} ELSE ' ' || lower(${joined}) GLOB ${bind(`*[^a-z0-9]${word}*`)} END)`;
+  };
+  const term = (t: SearchTerm) => tierScore(tiers.length, (tier) => inTier(t, tier));
   return `(${wanted.map(term).join(' + ')})`;
 }
+
+/** Text holding a character other than printable ASCII, tabs and line breaks (GLOB): text a test of its own (testedWord, prefilter) cannot speak for. */
+export const NOT_PRINTABLE_ASCII = '*[^\t\n\r -~]*';
+
+/**
+ * The word a bare term looks for, when a row's own text can tell whether it holds it: one word
+ * of ASCII letters and digits. In text of printable ASCII, unicode61 reads exactly the runs of
+ * letters and digits as words, lowercased (every other ASCII character separates them), so the
+ * term is in the text when a word of it begins with the word: in the lowercased text after a
+ * character that is neither, or at its start. A phrase, a word of several (`e-mail`), or one with
+ * any other character is looked up in the index.
+ */
+const testedWord = (t: SearchTerm): string | undefined => (!t.phrase && t.words.length === 1 && /^[a-z0-9]+$/.test(t.words[0]) ? t.words[0] : undefined);
 
 /**
  * Leaves an empty table's index to `buildSearch` (a bulk load's end): its triggers skip every row

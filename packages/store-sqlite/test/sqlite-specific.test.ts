@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { and, contains, eq, gt, inSelect, isIn, matches, ne, not, notIn, or, RELEVANCE, schema as coreSchema, StoreConflictError, type Schema, type Store } from '@reelbase/core';
+import { and, contains, eq, gt, inSelect, isIn, matches, ne, not, notIn, or, parseSearch, RELEVANCE, schema as coreSchema, SEARCH_WEIGHTS, StoreConflictError, type Schema, type Store } from '@reelbase/core';
 import { openSqliteStore, type SqliteStoreOptions } from '../src/index';
 import { compileFind } from '../src/compile-query';
 import { ORDERED_WALK_ROW_COST, windowBound, windowSize } from '../src/search-walks';
 import { describeSchema } from '../src/sqlite-schema';
+import { ftsQuery, ftsScore } from '../src/sqlite-search';
 import type { SqliteStore } from '../src/sqlite-store';
 
 // Driver-specific behaviour; the shared contract is checked by the conformance suite (sqlite-store.test.ts).
@@ -368,7 +369,7 @@ describe('sqlite store: search plans for many matches', () => {
     try {
       assert.deepEqual(raw.prepare(`SELECT idx, stat FROM sqlite_stat1 WHERE tbl = 'videos' AND (idx IS NULL OR idx = 'rbkeys_videos') ORDER BY idx`).all(), [
         { idx: null, stat: '1048576 sz=4000' },
-        { idx: 'rbkeys_videos', stat: '1048576 1 1 1 1 1 1 1 1 1 1' },
+        { idx: 'rbkeys_videos', stat: '1048576 1 1 1 1 1 1 1 1 1 1 1' },
       ]);
       // Every list order's key, anonymous or with a token (the visibility rule's `or`): the page's documents alone are read from the rows.
       for (const field of ['created_time', 'name', 'modified_time', 'duration', 'likes_total', 'comments_total']) {
@@ -378,6 +379,50 @@ describe('sqlite store: search plans for many matches', () => {
           assert.ok(paged.some((d) => d.startsWith('SEARCH videos USING COVERING INDEX rbkeys_videos (id=?')), `${field}\n${paged.join('\n')}`);
           assert.deepEqual(paged.filter((d) => d.includes('INTEGER PRIMARY KEY')), ['SEARCH d USING INTEGER PRIMARY KEY (rowid=?)'], `${field}\n${paged.join('\n')}`);
         }
+      }
+    } finally {
+      raw.close();
+    }
+  });
+
+  it("scores a video's names and tags from its own text where it is ASCII, as its index words would, and from the index otherwise", async () => {
+    const path = freshPath();
+    // Names and tags around the word: inside another word, after punctuation and digits, accented, a control character.
+    const texts = [
+      ['Harbour lights', 'harbours'],
+      ['the-harbour2 quay', ''],
+      ['Seaharbour', 'harbour_side'],
+      ['café harbour', 'night'],
+      ['HARBOUR\u0001x', 'x'],
+      ["o'harbour 9harbour", 'harb'],
+      ['quay', 'Harbour'],
+      ['quay', 'sea harbour'],
+      ['  harbour', null],
+      [null, 'é harbour'],
+      ['E-mail from the harbour', 'email'],
+    ];
+    const docs = texts.map(([name, tag_names], i) => ({ user_id: '1', name, tag_names, description: 'harbour quay night 9 caf', privacy_view: 'anybody', plays: i }));
+    await withStore(async (store) => void (await store.insertMany('videos', docs)), path, coreSchema);
+    const raw = new Database(path, { readonly: true });
+    try {
+      // A rowid bound as a number (a double) finds the first match whatever it is: bound as an integer.
+      const inIndex = (query: string, id: number) => raw.prepare(`SELECT 1 FROM rb_search_videos WHERE rb_search_videos MATCH ? AND rowid = ?`).get(query, BigInt(id)) !== undefined;
+      for (const typed of ['harbour', 'harb', 'harbour quay', 'night harbour -zq', 'caf', '9', 'harbour "quay"', 'e-mail harbour']) {
+        const query = parseSearch(typed);
+        const params: string[] = [];
+        const score = ftsScore(videos, query, (v) => (params.push(v), '?'), ftsQuery);
+        const match = ftsQuery(videos, query);
+        const scored = raw.prepare(`SELECT id, ${score} AS score FROM videos WHERE id IN (SELECT rowid FROM rb_search_videos WHERE rb_search_videos MATCH ?) ORDER BY id`).all(...params, match) as { id: number; score: number }[];
+        assert.ok(scored.length > 0, typed);
+        // The score from the index alone: each wanted term's heaviest tier.
+        const expected = scored.map(({ id }) => ({
+          id,
+          score: query.terms
+            .filter((t) => !t.exclude)
+            .map((t) => SEARCH_WEIGHTS[[0, 1].find((tier) => inIndex(ftsQuery(videos, { terms: [t] }, { columns: videos.search![tier] }), id)) ?? 2])
+            .reduce((a, b) => a + b, 0),
+        }));
+        assert.deepEqual(scored, expected, typed);
       }
     } finally {
       raw.close();
