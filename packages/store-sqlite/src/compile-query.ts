@@ -18,12 +18,7 @@ export interface Statement {
  * A page may come with a `first` statement to try: its rows are the page when it answers any.
  */
 export interface CompiledFind {
-  /**
-   * The page's statement. With `totaled`, each of its rows also carries the find's total as the
-   * count statement answers it (`rb_total`): the page and its total from one evaluation of the
-   * search's MATCH.
-   */
-  rows(limit: number | undefined, offset: number): Statement & { first?: Statement; window?: Window; totaled?: boolean };
+  rows(limit: number | undefined, offset: number): Statement & { first?: Statement; window?: Window };
   /**
    * For a search in an order other than relevance, with `total` matches (past the exact bound)
    * in a table of `span` ids: pages walked in the find's order, each row's words looked up by its
@@ -49,15 +44,7 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions, 
   const dialect = keyedDialect(table, pinned, text);
   const whereParams: SqlValue[] = [];
   const source = ` FROM ${table.sql}${compileWhere(tables, table, options.where, whereParams, dialect)}`;
-  const exactTotal = options.exactTotal ?? SEARCH_EXACT_TOTAL;
-  const searchCount = compileCount(tables, table, parts, pinned, text, exactTotal);
-  const counted = searchCount ?? { count: `SELECT count(*) AS n${source}`, countParams: whereParams };
-  // A search's page of every match (`select`, unordered) in `orderBy`: with its total where the count is a search's, else without.
-  const matchesPage = (select: string, orderBy: string, params: SqlValue[], limit: number | undefined, offset: number): Statement & { totaled?: boolean } => {
-    if (searchCount && limit !== undefined) return { ...totaledPage(table, select, orderBy, exactTotal, params, limit, offset), totaled: true };
-    const paged = [...params];
-    return { sql: documents(table, orderBy)(`${select} ORDER BY ${orderBy}${pageOf(limit, offset, paged)}`), params: paged };
-  };
+  const counted = compileCount(tables, table, parts, pinned, text, options.exactTotal ?? SEARCH_EXACT_TOTAL) ?? { count: `SELECT count(*) AS n${source}`, countParams: whereParams };
   const ranked = rankedSearch(options.where, options.orderBy);
   if (ranked && canMatch(ranked)) {
     // A ranked search orders every match. The sort carries only the keys (read from an index that
@@ -67,19 +54,20 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions, 
     const score = ftsScore(table, ranked, (value) => (scoreParams.push(value), '?'), text, pinned.keys);
     const keys = orderKeys(table, options);
     const orderBy = compileOrderBy(sqliteDialect, table, options.orderBy, SCORE);
-    const scored = `SELECT ${['id', ...keys, `${score} AS ${SCORE}`].join(', ')}${source}`;
+    const inner = `SELECT ${['id', ...keys, `${score} AS ${SCORE}`].join(', ')}${source} ORDER BY ${orderBy}`;
     const document = documents(table, orderBy);
     const selected = bestColumns(ranked, keys);
     const best = bestScored(tables, table, options, ranked, selected, orderBy, pinned, text);
     const window = best && !parts.some((p) => narrows(table, p)) && words ? bestWindow(tables, table, options, ranked, selected, words, document) : undefined;
     return {
       rows(limit, offset) {
-        const page = matchesPage(scored, orderBy, [...scoreParams, ...whereParams], limit, offset);
-        if (!best || limit === undefined) return page;
+        const params = [...scoreParams, ...whereParams];
+        const sql = document(`${inner}${pageOf(limit, offset, params)}`);
+        if (!best || limit === undefined) return { sql, params };
         // The page from the best-scored rows when they fill it (else no row, and the page is read as above).
         const need = offset + limit;
         const first = `WITH ${BEST} AS MATERIALIZED (${best.sql} LIMIT ?) ${document(`SELECT * FROM ${BEST} WHERE (SELECT count(*) FROM ${BEST}) = ? ORDER BY ${orderBy} LIMIT ? OFFSET ?`)}`;
-        return { ...page, first: { sql: first, params: [...best.params, need, need, limit, offset] }, window: window?.(limit, offset) };
+        return { sql, params, first: { sql: first, params: [...best.params, need, need, limit, offset] }, window: window?.(limit, offset) };
       },
       ...counted,
     };
@@ -91,10 +79,10 @@ export function compileFind(tables: Tables, table: Table, options: FindOptions, 
   const walk = walkOrder(table, options.orderBy);
   return {
     rows(limit, offset) {
-      // A search's matches are sorted by their keys alone, as a ranked one's are (a video's document is kilobytes).
-      if (searched && (limit !== undefined || offset !== 0)) return matchesPage(`SELECT ${['id', ...orderKeys(table, options)].join(', ')}${source}`, orderBy, whereParams, limit, offset);
       const params = [...whereParams];
       const page = pageOf(limit, offset, params);
+      // A search's matches are sorted by their keys alone, as a ranked one's are (a video's document is kilobytes).
+      if (searched && page) return { sql: documents(table, orderBy)(`SELECT ${['id', ...orderKeys(table, options)].join(', ')}${source} ORDER BY ${orderBy}${page}`), params };
       return { sql: `SELECT id, ${DOC_COLUMN}${source} ORDER BY ${orderBy}${page}`, params };
     },
     probed: unrankedSearch
@@ -185,27 +173,6 @@ function compileCount(tables: Tables, table: Table, parts: Filter[], pinned: Pin
   countParams.push(exactTotal + 1);
   return { count: estimatedCount(table, walked), countParams };
 }
-
-/**
- * A page of a search's matches (`select`, binding `params`: ids and order keys of every match)
- * in `orderBy`, each row with the search's total as compileCount answers it (`rb_total`): the
- * matches are read once, kept (MATERIALIZED), and both the page and the total come from them. The
- * count's walk (the first matches in id order, to one past the bound) is the same rows here, so
- * the total is the same number, estimated past the bound the same way.
- */
-function totaledPage(table: Table, select: string, orderBy: string, exactTotal: number, params: SqlValue[], limit: number, offset: number): Statement {
-  const total = estimatedCount(table, `SELECT id AS rb_match FROM ${FOUND} ORDER BY id LIMIT ?`);
-  return {
-    sql:
-      `WITH ${FOUND} AS MATERIALIZED (${select}) SELECT id, (SELECT ${DOC_COLUMN} FROM ${table.sql} AS d WHERE d.id = p.id) AS ${DOC_COLUMN}, (${total}) AS ${TOTAL_COLUMN} ` +
-      `FROM (SELECT * FROM ${FOUND} ORDER BY ${orderBy} LIMIT ? OFFSET ?) AS p ORDER BY ${orderBy}`,
-    params: [...params, exactTotal, exactTotal, exactTotal + 1, limit, offset],
-  };
-}
-
-const FOUND = 'rb_found';
-/** The column of a totaled page's rows holding the total (CompiledFind.rows). */
-export const TOTAL_COLUMN = 'rb_total';
 
 /**
  * The search keys (CollectionSchema.searchKeys) a find's where requires of one value, as FTS5

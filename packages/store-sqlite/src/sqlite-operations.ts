@@ -15,7 +15,7 @@ import { countBySql, groupCounts, sumBySql, sumRows, type GroupRow } from '@reel
 import { compileFilter, compileWhere } from './compile-filter';
 import { statementKey, type Asked, type Read, type ReadCache, type ReadPage } from './read-cache';
 import { mirroredColumns } from './sqlite-mirror';
-import { compileFind, TOTAL_COLUMN, type Statement } from './compile-query';
+import { compileFind, type Statement } from './compile-query';
 import { spanSql, WALK_GROWTH, WINDOW_COUNTED, windowSize, type ProbedWalk, type Window } from './search-walks';
 import { equalities, factsOf, type OwnWrites } from './own-writes';
 import { readKey } from './read-keys';
@@ -184,7 +184,7 @@ export class Operations {
     const limit = checkCount('limit', options.limit);
     const read = (): ReadPage<T> => {
       const { rows, probed, count, countParams } = compileFind(this.tables, table, options, this.#words);
-      const { sql, params: rowParams, first, window, totaled } = rows(limit, offset);
+      const { sql, params: rowParams, first, window } = rows(limit, offset);
       let bytes = 0;
       const decode = (row: Row): T => {
         bytes += row.doc.length;
@@ -204,12 +204,10 @@ export class Operations {
         // The best-scored rows fill the page only when the best tier holds that many matches (counted exactly up to WINDOW_COUNTED).
         const few = best !== undefined && best.matches <= WINDOW_COUNTED && best.matches < offset + (limit ?? 0);
         const found = best?.rows ?? (first && !few ? this.conn.all<Row>(first.sql, first.params) : undefined);
-        const plain = found?.length ? undefined : this.conn.all<Row & { [TOTAL_COLUMN]?: number }>(sql, rowParams);
-        const items = (plain ?? found!).map(decode);
-        // A short page that is non-empty (or starts at 0) tells the total without counting; a totaled page's rows carry it.
+        const items = (found?.length ? found : this.conn.all<Row>(sql, rowParams)).map(decode);
+        // A short page that is non-empty (or starts at 0) tells the total without counting.
         const short = limit === undefined || items.length < limit;
-        const carried = totaled ? plain?.[0]?.[TOTAL_COLUMN] : undefined;
-        const total = short && (items.length > 0 || offset === 0) ? offset + items.length : (carried ?? this.#count(count, countParams, () => asked(table, options.where)));
+        const total = short && (items.length > 0 || offset === 0) ? offset + items.length : this.#count(count, countParams, () => asked(table, options.where));
         return { items, total };
       };
       // Without a limit the page is the total: one statement, which needs no snapshot of its own.
