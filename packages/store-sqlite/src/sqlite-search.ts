@@ -406,25 +406,31 @@ export function ftsScore(table: Table, query: SearchQuery, bind: (value: string)
     const others = wanted.filter((o) => o !== t);
     return others.length ? `(${own}) AND (${text(table, { terms: others })})` : own;
   };
-  const inTier = (t: SearchTerm, tier: number) => {
-    const looked = matchRows(table, bind(lookup(t, tier)));
-    const word = wanted.length >= TEXT_TESTED_FROM ? testedWord(t) : undefined;
-    if (word === undefined || tier >= scoredTiers(table).length) return looked;
-    const joined = tiers[tier].map((c) => `coalesce(${quote(c)}, '')`).join(` || ' ' || `);
-    // Index words begin after a character no index word holds (or at the start): a space put before the text stands for the start.
-    return `(CASE WHEN ${joined} GLOB '${NOT_PRINTABLE_ASCII}' THEN ${looked} ELSE ' ' || lower(${joined}) GLOB ${bind(`*[^a-z0-9]${word}*`)} END)`;
+  const looked = (t: SearchTerm, tier: number) => matchRows(table, bind(lookup(t, tier)));
+  // Each sum binds its values as it is written, so the sums are written in the order they appear.
+  const sum = (inTier: (t: SearchTerm, tier: number) => string) => `(${wanted.map((t) => tierScore(tiers.length, (tier) => inTier(t, tier))).join(' + ')})`;
+  const scored = scoredTiers(table);
+  if (scored.length === 0 || wanted.length < TEXT_TESTED_FROM || wanted.every((t) => testedWord(t) === undefined)) return sum(looked);
+  const texts = scored.map((columns) => columns.map((c) => `coalesce(${quote(c)}, '')`).join(` || ' ' || `));
+  // Index words begin after a character no index word holds (or at the start): a space put before the text stands for the start.
+  const inText = (t: SearchTerm, tier: number) => {
+    const word = testedWord(t);
+    return word === undefined ? looked(t, tier) : `' ' || lower(${texts[tier]}) GLOB ${bind(`*[^a-z0-9]${word}*`)}`;
   };
-  const term = (t: SearchTerm) => tierScore(tiers.length, (tier) => inTier(t, tier));
-  return `(${wanted.map(term).join(' + ')})`;
+  const byText = sum(inText);
+  // ASCII text alone (as many bytes as characters), which unicode61 reads as testedWord says.
+  const ascii = texts.map((x) => `length(${x}) = length(CAST(${x} AS BLOB))`).join(' AND ');
+  return `(CASE WHEN ${ascii} THEN ${byText} ELSE ${sum(looked)} END)`;
 }
 
 /**
  * The wanted terms from which a ranked search tests its tiers in each match's text (testedWord)
  * rather than looking each (term, tier) up in the index. A lookup costs about the same whatever
- * the matches (6.5 ms for two common words at a million videos: it merges their lists), the text
- * a few µs a match (the keys index is wide): measured at a million videos (load ~20), three words
- * (2,600 matches) took 71 ms by lookups and 29 ms by text, two words 60 ms against 62 ms with
- * 7,700 matches and 59 against 95 with 14,600.
+ * the matches (about 6.5 ms for two common words at a million videos: it merges their lists),
+ * the text about 1.5 µs a match (its ASCII test, a GLOB a term and tier). Measured at a million
+ * videos, the page statement alone (load 20–35): three words (2,600 matches) 104 ms by lookups,
+ * 38 by text; two words 51 → 49 ms (7,700 matches), 57 → 51 (river festival) but 59 → 75
+ * (14,600): with two, where the lookups are four, the text loses as soon as the matches are many.
  */
 const TEXT_TESTED_FROM = 3;
 
@@ -433,8 +439,8 @@ export const NOT_PRINTABLE_ASCII = '*[^\t\n\r -~]*';
 
 /**
  * The word a bare term looks for, when a row's own text can tell whether it holds it: one word
- * of ASCII letters and digits. In text of printable ASCII, unicode61 reads exactly the runs of
- * letters and digits as words, lowercased (every other ASCII character separates them), so the
+ * of ASCII letters and digits. In ASCII text, unicode61 reads exactly the runs of letters and
+ * digits as words, lowercased (every other ASCII character, controls too, separates them), so the
  * term is in the text when a word of it begins with the word: in the lowercased text after a
  * character that is neither, or at its start. A phrase, a word of several (`e-mail`), or one with
  * any other character is looked up in the index.
