@@ -4,7 +4,7 @@ import { searchColumns, type SqlParams } from '@reelbase/core/sql';
 import { compileFilter, compileWhere, sqliteDialect } from './compile-filter';
 import type { Statement } from './compile-query';
 import { DOC_COLUMN, quote, type Table, type Tables } from './sqlite-schema';
-import { firstTier, searchTable, wholeQuery, windowOrder, type Vocabulary } from './sqlite-search';
+import { firstTier, NOT_PRINTABLE_ASCII, searchTable, wholeQuery, windowOrder, type Vocabulary } from './sqlite-search';
 import type { SqlValue } from './sqlite-types';
 
 /**
@@ -55,7 +55,7 @@ const WINDOW_SLACK = 2;
  * the tier's size, not its exact count, and counting to windowBound (17,321 at a million) cost
  * 4 ms of each common word's search.
  */
-const WINDOW_COUNTED = 1000;
+export const WINDOW_COUNTED = 1000;
 
 /**
  * What a row of an unranked walk (probedPage from an order's window index) costs against one
@@ -182,7 +182,7 @@ function prefilter(columns: readonly string[], query: SearchQuery, bind: (value:
   const text = columns.map((c) => `coalesce(${quote(c)}, '')`).join(` || ' ' || `);
   const words = query.terms.filter((t) => !t.exclude).flatMap((t) => t.words.filter((w) => /^[ -~]+$/.test(w)));
   if (words.length === 0) return 'TRUE';
-  return `(${text} GLOB '*[^\t\n\r -~]*' OR (${words.map((w) => `instr(lower(${text}), ${bind(w)}) > 0`).join(' AND ')}))`;
+  return `(${text} GLOB '${NOT_PRINTABLE_ASCII}' OR (${words.map((w) => `instr(lower(${text}), ${bind(w)}) > 0`).join(' AND ')}))`;
 }
 
 /**

@@ -16,7 +16,7 @@ import { compileFilter, compileWhere } from './compile-filter';
 import { statementKey, type Asked, type Read, type ReadCache, type ReadPage } from './read-cache';
 import { mirroredColumns } from './sqlite-mirror';
 import { compileFind, type Statement } from './compile-query';
-import { spanSql, WALK_GROWTH, windowSize, type ProbedWalk, type Window } from './search-walks';
+import { spanSql, WALK_GROWTH, WINDOW_COUNTED, windowSize, type ProbedWalk, type Window } from './search-walks';
 import { equalities, factsOf, type OwnWrites } from './own-writes';
 import { readKey } from './read-keys';
 import { columnValues, decodeRow, encodeText, mergePatch, toSql, toSqlId, type Body, type Row } from './row-codec';
@@ -200,7 +200,10 @@ export class Operations {
           const walked = walk && this.#walkPage(walk, limit, total);
           if (walked) return { items: walked.map(decode), total };
         }
-        const found = (window && limit !== undefined && this.#windowPage(window, offset + limit, limit)) || (first && this.conn.all<Row>(first.sql, first.params));
+        const best = window && limit !== undefined ? this.#windowPage(window, offset + limit, limit) : undefined;
+        // The best-scored rows fill the page only when the best tier holds that many matches (counted exactly up to WINDOW_COUNTED).
+        const few = best !== undefined && best.matches <= WINDOW_COUNTED && best.matches < offset + (limit ?? 0);
+        const found = best?.rows ?? (first && !few ? this.conn.all<Row>(first.sql, first.params) : undefined);
         const items = (found?.length ? found : this.conn.all<Row>(sql, rowParams)).map(decode);
         // A short page that is non-empty (or starts at 0) tells the total without counting.
         const short = limit === undefined || items.length < limit;
@@ -226,14 +229,15 @@ export class Operations {
     return found.items[0] ?? null;
   }
 
-  /** A ranked search's page from its Window when the best tier's matches are many enough and fill it, else undefined. */
-  #windowPage(window: Window, need: number, limit: number): Row[] | undefined {
+  /** A ranked search's page from its Window when the best tier's matches are many enough and fill it (`rows`), and how many matches that tier holds (Window.matches). */
+  #windowPage(window: Window, need: number, limit: number): { rows?: Row[]; matches: number } {
     const span = this.conn.get<{ n: number | null }>(window.span)?.n ?? 0;
-    const size = windowSize(need, span, this.conn.get<{ n: number }>(window.matches.sql, window.matches.params)!.n);
-    if (size === undefined) return undefined;
+    const matches = this.conn.get<{ n: number }>(window.matches.sql, window.matches.params)!.n;
+    const size = windowSize(need, span, matches);
+    if (size === undefined) return { matches };
     const page = window.page(size);
     const rows = this.conn.all<Row>(page.sql, page.params);
-    return rows.length === limit ? rows : undefined;
+    return { rows: rows.length === limit ? rows : undefined, matches };
   }
 
   /**

@@ -3,7 +3,7 @@ import { describeTables, INDEX_PREFIX, isText, quote, wantedIndexes, type SqlTab
 import { withIndexSorting } from './index-sorting';
 import type { Connection } from './sqlite-connection';
 import { ensureMirror } from './sqlite-mirror';
-import { ensureSearch } from './sqlite-search';
+import { ensureSearch, keyStatistics, type Statistic } from './sqlite-search';
 
 /** A collection as the driver sees it (@reelbase/core/sql); mirrors are kept by triggers, see sqlite-mirror.ts. */
 export type Table = SqlTable;
@@ -68,22 +68,27 @@ const ASSUMED_ROWS = 1_048_576;
  * rows, so it reads a row by id from the table even where an index led by id holds every column
  * the statement needs (a search's count and ranking look up every match: the narrow index spares
  * reading each whole row). A statistic for each index led by id says what is true, that an id
- * names one row; the size it gives is the planner's own default, so no other plan changes. A
- * bulk load's dropped indexes lose theirs; the next open writes it again.
+ * names one row; the size it gives is the planner's own default. The tables of the search's keys
+ * indexes get their row size too (keyStatistics). A bulk load's dropped indexes lose theirs; the
+ * next open writes it again.
  */
 function ensureIdIndexStatistics(conn: Connection, schema: Schema, tables: Tables): void {
-  const stats = [...tables.values()].flatMap((table) =>
-    [...wantedIndexes(schema[table.name], table)]
-      .filter(([, index]) => index.keys[0].field === 'id')
-      .map(([idx, index]) => ({ tbl: table.name, idx, stat: [ASSUMED_ROWS, ...index.keys.map(() => 1)].join(' ') })),
-  );
+  const stats: Statistic[] = [
+    ...[...tables.values()].flatMap((table) =>
+      [...wantedIndexes(schema[table.name], table)]
+        .filter(([, index]) => index.keys[0].field === 'id')
+        .map(([idx, index]) => ({ tbl: table.name, idx, stat: [ASSUMED_ROWS, ...index.keys.map(() => 1)].join(' ') })),
+    ),
+    // The search's keys indexes (sqlite-search.ts), and their tables' row sizes.
+    ...keyStatistics(schema, tables, ASSUMED_ROWS),
+  ];
   if (stats.length === 0) return;
   // `ANALYZE sqlite_schema` analyses only the schema table (no index): it creates sqlite_stat1 and reloads the statistics.
   if (!conn.get(`SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'`)) conn.db.exec('ANALYZE sqlite_schema');
-  const missing = stats.filter((s) => !conn.get(`SELECT 1 AS found FROM sqlite_stat1 WHERE tbl = ? AND idx = ? AND stat = ?`, [s.tbl, s.idx, s.stat]));
+  const missing = stats.filter((s) => !conn.get(`SELECT 1 AS found FROM sqlite_stat1 WHERE tbl = ? AND idx IS ? AND stat = ?`, [s.tbl, s.idx, s.stat]));
   if (missing.length === 0) return;
   for (const s of missing) {
-    conn.run(`DELETE FROM sqlite_stat1 WHERE tbl = ? AND idx = ?`, [s.tbl, s.idx]);
+    conn.run(`DELETE FROM sqlite_stat1 WHERE tbl = ? AND idx IS ?`, [s.tbl, s.idx]);
     conn.run(`INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)`, [s.tbl, s.idx, s.stat]);
   }
   conn.db.exec('ANALYZE sqlite_schema');

@@ -157,11 +157,67 @@ export function walkOrder(table: Table, orderBy: readonly OrderBy[] | undefined)
   return `${orderWindow(table, { field, desc: direction === 'desc' })}, id`;
 }
 
-/** Creates the window indexes (`rbwin_<table>…`) of every searchable table, and drops those no longer wanted. */
+const KEYS_PREFIX = 'rbkeys_';
+
+/**
+ * The columns of a searchable table's keys index (`rbkeys_<table>`): its schema's index led by id
+ * (what a ranked search reads of every match: visibility, ties) widened by every list order's
+ * field, or undefined for a table with no such index or no list order. A search's plain plan reads
+ * each match's sort key by its id; a key stored after the row's document (kilobytes, on overflow
+ * pages) cost 5 µs a match, 37 ms of two words by date at a million videos, against about 1 µs
+ * from an index holding it.
+ */
+function keyColumns(schema: Schema, table: Table): string[] | undefined {
+  const idLed = [...wantedIndexes(schema[table.name], table).values()].find((i) => !i.unique && i.keys[0].field === 'id');
+  const orders = listOrders(schema, table);
+  if (!idLed || orders.length === 0) return undefined;
+  return [...new Set([...idLed.keys.map((k) => k.field), ...orders.map((o) => o.field), ...scoredTiers(table).flat()])];
+}
+
+/**
+ * The tiers whose text relevance tests row by row (ftsScore), all but the last (a match in none
+ * of them is in the last): for a table with a keys index, which holds them. Without one (users:
+ * no list order), each tier's matches are looked up in the index instead.
+ */
+const scoredTiers = (table: Table): readonly (readonly string[])[] => (table.searchKeys && table.search ? table.search.slice(0, -1) : []);
+
+/**
+ * A row of `sqlite_stat1`: `idx` null for the table itself. SQLite's planner weighs a covering
+ * index against the table by their rows' sizes, which it guesses from the declared columns; a
+ * document column counts as a few bytes there, so without a size (`sz=`) the table looks about as
+ * narrow as the keys index and each match's row is read instead.
+ */
+export interface Statistic {
+  tbl: string;
+  idx: string | null;
+  stat: string;
+}
+
+/** A searchable row's size as the planner is told it (`sz=`, bytes): a video's document is kilobytes. */
+const DOCUMENT_ROW_BYTES = 4000;
+
+/** The statistics of the keys indexes (an id names one row, as for the schema's indexes led by id) and of their tables' row sizes, `rows` the table size given. */
+export function keyStatistics(schema: Schema, tables: Tables, rows: number): Statistic[] {
+  return [...tables.values()].flatMap((table) => {
+    const columns = table.search && keyColumns(schema, table);
+    if (!columns) return [];
+    return [
+      { tbl: table.name, idx: `${KEYS_PREFIX}${table.name}`, stat: [rows, ...columns.map(() => 1)].join(' ') },
+      { tbl: table.name, idx: null, stat: `${rows} sz=${DOCUMENT_ROW_BYTES}` },
+    ];
+  });
+}
+
+/** Creates the window indexes (`rbwin_<table>…`) and keys indexes (`rbkeys_<table>`) of every searchable table, and drops those no longer wanted. */
 function ensureWindows(conn: Connection, schema: Schema, tables: Tables): void {
   const existing = new Map(
     conn
-      .all<{ name: string; sql: string }>(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND substr(name, 1, ?) = ?`, [WINDOW_PREFIX.length, WINDOW_PREFIX])
+      .all<{ name: string; sql: string }>(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND (substr(name, 1, ?) = ? OR substr(name, 1, ?) = ?)`, [
+        WINDOW_PREFIX.length,
+        WINDOW_PREFIX,
+        KEYS_PREFIX.length,
+        KEYS_PREFIX,
+      ])
       .map((i) => [i.name, i.sql]),
   );
   const wanted = new Map<string, string>();
@@ -170,6 +226,8 @@ function ensureWindows(conn: Connection, schema: Schema, tables: Tables): void {
     if (!table.search) continue;
     if (table.searchTies) want(table, `${WINDOW_PREFIX}${table.name}`, `(${quote(table.searchTies)} IS NULL), (-${quote(table.searchTies)})`);
     for (const order of listOrders(schema, table)) want(table, `${WINDOW_PREFIX}${table.name}__${order.field}${order.desc ? '_desc' : ''}`, orderWindow(table, order));
+    const keys = keyColumns(schema, table);
+    if (keys) want(table, `${KEYS_PREFIX}${table.name}`, keys.map(quote).join(', '));
   }
   for (const [name, sql] of wanted) {
     if (existing.get(name) === sql) continue;
@@ -348,9 +406,46 @@ export function ftsScore(table: Table, query: SearchQuery, bind: (value: string)
     const others = wanted.filter((o) => o !== t);
     return others.length ? `(${own}) AND (${text(table, { terms: others })})` : own;
   };
-  const term = (t: SearchTerm) => tierScore(tiers.length, (tier) => matchRows(table, bind(lookup(t, tier))));
-  return `(${wanted.map(term).join(' + ')})`;
+  const looked = (t: SearchTerm, tier: number) => matchRows(table, bind(lookup(t, tier)));
+  // Each sum binds its values as it is written, so the sums are written in the order they appear.
+  const sum = (inTier: (t: SearchTerm, tier: number) => string) => `(${wanted.map((t) => tierScore(tiers.length, (tier) => inTier(t, tier))).join(' + ')})`;
+  const scored = scoredTiers(table);
+  if (scored.length === 0 || wanted.length < TEXT_TESTED_FROM || wanted.every((t) => testedWord(t) === undefined)) return sum(looked);
+  const texts = scored.map((columns) => columns.map((c) => `coalesce(${quote(c)}, '')`).join(` || ' ' || `));
+  // Index words begin after a character no index word holds (or at the start): a space put before the text stands for the start.
+  const inText = (t: SearchTerm, tier: number) => {
+    const word = testedWord(t);
+    return word === undefined ? looked(t, tier) : `' ' || lower(${texts[tier]}) GLOB ${bind(`*[^a-z0-9]${word}*`)}`;
+  };
+  const byText = sum(inText);
+  // ASCII text alone (as many bytes as characters), which unicode61 reads as testedWord says.
+  const ascii = texts.map((x) => `length(${x}) = length(CAST(${x} AS BLOB))`).join(' AND ');
+  return `(CASE WHEN ${ascii} THEN ${byText} ELSE ${sum(looked)} END)`;
 }
+
+/**
+ * The wanted terms from which a ranked search tests its tiers in each match's text (testedWord)
+ * rather than looking each (term, tier) up in the index. A lookup costs about the same whatever
+ * the matches (about 6.5 ms for two common words at a million videos: it merges their lists),
+ * the text about 1.5 µs a match (its ASCII test, a GLOB a term and tier). Measured at a million
+ * videos, the page statement alone (load 20–35): three words (2,600 matches) 104 ms by lookups,
+ * 38 by text; two words 51 → 49 ms (7,700 matches), 57 → 51 (river festival) but 59 → 75
+ * (14,600): with two, where the lookups are four, the text loses as soon as the matches are many.
+ */
+const TEXT_TESTED_FROM = 3;
+
+/** Text holding a character other than printable ASCII, tabs and line breaks (GLOB): text a test of its own (testedWord, prefilter) cannot speak for. */
+export const NOT_PRINTABLE_ASCII = '*[^\t\n\r -~]*';
+
+/**
+ * The word a bare term looks for, when a row's own text can tell whether it holds it: one word
+ * of ASCII letters and digits. In ASCII text, unicode61 reads exactly the runs of letters and
+ * digits as words, lowercased (every other ASCII character, controls too, separates them), so the
+ * term is in the text when a word of it begins with the word: in the lowercased text after a
+ * character that is neither, or at its start. A phrase, a word of several (`e-mail`), or one with
+ * any other character is looked up in the index.
+ */
+const testedWord = (t: SearchTerm): string | undefined => (!t.phrase && t.words.length === 1 && /^[a-z0-9]+$/.test(t.words[0]) ? t.words[0] : undefined);
 
 /**
  * Leaves an empty table's index to `buildSearch` (a bulk load's end): its triggers skip every row
