@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { fromSource } from '@reelbase/api-tests/from-source';
+import { hangGuardMs } from '@reelbase/api-tests/hang-guard';
 import { tempDir } from './cli-harness';
 
 // The process entry from source (the bin runs the same `main` from dist/): argv, stdout/stderr
@@ -14,7 +15,7 @@ const reelbase = (args: string[], cwd: string) => {
     cwd,
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '' },
-    timeout: 30_000,
+    timeout: hangGuardMs,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 };

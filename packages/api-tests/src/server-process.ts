@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { fromSource } from './from-source';
+import { hangGuardMs } from './hang-guard';
 
 /** A reelbase server in its own process (src/crash-server.ts), for tests that kill or signal it. */
 export interface ServerProcess {
@@ -29,8 +30,8 @@ export function startServerProcess(kind: string, path: string, token?: string, e
     // process open (its pipes) after the test failed, and the suite would never end.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error('the server did not start within 20 s'));
-    }, 20_000);
+      reject(new Error(`the server did not start within ${hangGuardMs / 1000} s`));
+    }, hangGuardMs);
     child.once('exit', (code) => reject(new Error(`the server exited with ${code} before listening`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const m = /^listening (\d+) (\S+)$/.exec(line);
