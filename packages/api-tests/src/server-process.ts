@@ -3,10 +3,10 @@ import { dirname, join } from 'node:path';
 import { request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { fromSource } from './from-source';
+import { crashServerCommand } from './bundled-commands';
 import { hangGuardMs } from './hang-guard';
 
-/** A reelbase server in its own process (src/crash-server.ts), for tests that kill or signal it. */
+/** A reelbase server in its own process (src/crash-server.ts, bundled), for tests that kill or signal it. */
 export interface ServerProcess {
   child: ChildProcess;
   base: string;
@@ -14,11 +14,10 @@ export interface ServerProcess {
 }
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const script = join(root, 'packages', 'api-tests', 'src', 'crash-server.ts');
 
 /** Starts the server on a store file (`kind` sqlite or json); with `token`, reuses the user of an earlier run; `env` adds variables (REELBASE_DRAIN_SECONDS). */
 export function startServerProcess(kind: string, path: string, token?: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...fromSource, script, kind, path, ...(token ? [token] : [])], {
+  const child = spawn(process.execPath, [...crashServerCommand, kind, path, ...(token ? [token] : [])], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
