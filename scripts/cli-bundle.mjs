@@ -44,9 +44,14 @@ const packagesWhereTheyAre = {
   },
 };
 
-/** The key of the sources `inputs` (paths relative to the repository) as they are now; null when one is gone. */
+/**
+ * The key of the sources `inputs` (paths relative to the repository) as they are now; null when one
+ * is gone. The checkout's own path counts: the bundle names installed packages by their absolute path,
+ * and a copy of the checkout (scripts/with-node.sh, which rebuilds better-sqlite3 in it) must not
+ * take the original's bundle with the original's packages.
+ */
 function keyOf(inputs) {
-  const hash = createHash('sha1').update(recipe).update(readFileSync(join(root, 'package-lock.json')));
+  const hash = createHash('sha1').update(recipe).update(root).update(readFileSync(join(root, 'package-lock.json')));
   for (const input of inputs) {
     const path = join(root, input);
     if (!existsSync(path)) return null;
