@@ -5,7 +5,7 @@
 // still run what is in the tree, never a stale build and never dist/.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -65,7 +65,12 @@ export async function cliBundle() {
   try {
     const last = JSON.parse(readFileSync(manifest, 'utf8'));
     const entry = join(cache, last.key, 'main.js');
-    if (keyOf(last.inputs) === last.key && existsSync(entry)) return entry;
+    if (keyOf(last.inputs) === last.key && existsSync(entry)) {
+      // Marked as used now, so removeOldBundles leaves it to the runs using it.
+      const now = new Date();
+      utimesSync(join(cache, last.key), now, now);
+      return entry;
+    }
   } catch {
     // No bundle yet, or a manifest cut short: build one.
   }
@@ -102,5 +107,15 @@ export async function cliBundle() {
   }
   writeFileSync(`${manifest}.${process.pid}`, JSON.stringify({ key, inputs }));
   renameSync(`${manifest}.${process.pid}`, manifest);
+  removeOldBundles();
   return join(dir, 'main.js');
+}
+
+/** Bundles not used for a day (a few MB each, one per edit of the sources): no run still uses them. */
+function removeOldBundles() {
+  const dayAgo = Date.now() - 24 * 3600 * 1000;
+  for (const entry of readdirSync(cache, { withFileTypes: true })) {
+    const path = join(cache, entry.name);
+    if (entry.isDirectory() && statSync(path).mtimeMs < dayAgo) rmSync(path, { recursive: true, force: true });
+  }
 }
