@@ -185,10 +185,9 @@ for (const driver of drivers) {
 
 /** Waits for a pull (real network I/O in the background) to settle, then reads its upload from the store. */
 async function settledPull(h: Harness, id: string): Promise<[string, string | undefined]> {
-  let upload: VideoRecord['upload'] & { error?: string } = { status: 'in_progress' } as never;
-  await until(async () => {
-    upload = (await h.service.store.get<VideoRecord>('videos', id))!.upload as typeof upload;
-    return upload.status !== 'in_progress';
-  }, `video ${id} to finish its pull`);
-  return [upload.status, upload.error];
+  type Upload = VideoRecord['upload'] & { error?: string };
+  const read = async () => (await h.service.store.get<VideoRecord>('videos', id))!.upload as Upload;
+  await until(async () => (await read()).status !== 'in_progress', `video ${id} to finish its pull`);
+  const { status, error } = await read();
+  return [status, error];
 }
