@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { slowestFiles } from './slowest-files.mjs';
+import { cliBundle } from './cli-bundle.mjs';
 
 const roots = ['packages', 'apps'];
 const files = [];
@@ -35,6 +36,10 @@ function runDirectory() {
   return mkdtempSync(join(base, 'reelbase-test-run-'));
 }
 
+// The CLI that tests start as a process, bundled from the current source once for the run
+// (@reelbase/api-tests/bundled-commands). Source that does not build fails only the files that
+// start the CLI (they build it again, and say why), not the whole run.
+const cli = await cliBundle().catch((e) => console.error(`# the CLI did not bundle: ${e.message}`));
 const run = runDirectory();
 const fileTimes = join(run, 'file-times.jsonl');
 // Ctrl-C reaches the tests too: wait for them to stop, then remove the directory (below).
@@ -59,7 +64,7 @@ try {
     // REELBASE_TEST_CACHE: test clips (makeClip) are made once a run, whichever file asks first.
     {
       stdio: 'inherit',
-      env: { REELBASE_TEST_TIMEOUT_MS: String(defaultTimeoutMs), ...process.env, NODE_ENV: 'test', TMPDIR: run, REELBASE_TEST_CACHE: join(run, 'cache'), REELBASE_TEST_FILE_TIMES: fileTimes },
+      env: { REELBASE_TEST_TIMEOUT_MS: String(defaultTimeoutMs), ...process.env, NODE_ENV: 'test', TMPDIR: run, REELBASE_TEST_CACHE: join(run, 'cache'), REELBASE_TEST_FILE_TIMES: fileTimes, ...(cli && { REELBASE_TEST_CLI: cli }) },
     },
   );
   status = r.status ?? 1;

@@ -9,7 +9,7 @@ import { scratchDatabase } from '@reelbase/store-postgres';
 import { sqliteIntegrity } from '@reelbase/store-sqlite';
 import { pgTool } from '../src/backup/pg-tools';
 import { openStore, parseStoreSpec } from '../src/store-spec';
-import { cli, stdoutJson, tempDir } from './cli-harness';
+import { cli, stdoutJson, tempDir, useTempDir } from './cli-harness';
 
 const writes = 500;
 /** Acknowledged writes before the backup starts: the rest of the burst runs while it copies. */
@@ -66,15 +66,12 @@ async function servedAlbums(spec: string, dir: string, token: string): Promise<S
 
 for (const kind of ['sqlite', 'json'] as const) {
   describe(`backup of a live ${kind} store during a burst of writes, and restore`, () => {
-    let dir: string;
-    let cleanup: () => void;
-    before(() => ({ dir, cleanup } = tempDir()));
-    after(() => cleanup());
+    const temp = useTempDir();
 
     it(`restores every write acknowledged before the backup began (${writes} writes from a server process)`, async () => {
-      const source = `${kind}:${join(dir, `live.${kind === 'sqlite' ? 'db' : 'json'}`)}`;
-      const file = join(dir, `backup.${kind}`);
-      const server = await startServerProcess(kind, parseStoreSpec(source, dir).path!);
+      const source = `${kind}:${join(temp.dir, `live.${kind === 'sqlite' ? 'db' : 'json'}`)}`;
+      const file = join(temp.dir, `backup.${kind}`);
+      const server = await startServerProcess(kind, parseStoreSpec(source, temp.dir).path!);
       let backupAnswer;
       let burst;
       try {
@@ -89,11 +86,11 @@ for (const kind of ['sqlite', 'json'] as const) {
       assert.ok(burst.during > 0, 'writes went on while the backup ran');
       if (kind === 'sqlite') assert.deepEqual(sqliteIntegrity(file), []);
 
-      const target = `${kind}:${join(dir, `restored.${kind === 'sqlite' ? 'db' : 'json'}`)}`;
+      const target = `${kind}:${join(temp.dir, `restored.${kind === 'sqlite' ? 'db' : 'json'}`)}`;
       const restored = await cli(['restore', '--from', file, '--store', target]);
       assert.equal(restored.code, 0, restored.stderr);
       assert.match(restored.stdout, /^Restored .* \(.*\)\.\nVideo files are not in it: .*blobs migrate.*blobs check/);
-      const served = await servedAlbums(target, dir, server.token);
+      const served = await servedAlbums(target, temp.dir, server.token);
       const lost = burst.before.filter((name) => !served.has(name));
       assert.deepEqual(lost, [], 'every write acknowledged before the backup began is served');
       assert.ok(served.size >= burst.before.length && served.size <= writes, `${served.size} albums`);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { tempDir } from './cli-harness';
+import { useTempDir } from './cli-harness';
 import { servedUrl, startCli, stopCli } from './worker-processes';
 
 /**
@@ -10,14 +10,11 @@ import { servedUrl, startCli, stopCli } from './worker-processes';
  * module's dynamic require inlined into ESM) fails here instead of at an operator's first start.
  */
 describe('the built command', () => {
-  let dir: string;
-  let cleanup: () => void;
-  before(() => ({ dir, cleanup } = tempDir()));
-  after(() => cleanup());
+  const temp = useTempDir();
 
   it('serves from the build: health, the API root and a player asset answer, and SIGTERM stops it with 0', async () => {
-    const env = { REELBASE_STORE: `sqlite:${join(dir, 'reelbase.db')}`, REELBASE_FILES: join(dir, 'files') };
-    const server = await startCli(['serve', '--port', '0', '--no-worker'], env, /^Stop with Ctrl-C\.$/, dir, 'built');
+    const env = { REELBASE_STORE: `sqlite:${join(temp.dir, 'reelbase.db')}`, REELBASE_FILES: join(temp.dir, 'files') };
+    const server = await startCli(['serve', '--port', '0', '--no-worker'], env, /^Stop with Ctrl-C\.$/, temp.dir, 'built');
     try {
       const base = servedUrl(server);
       const health = await fetch(`${base}/health`);

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import type { RunningServer } from '@reelbase/http';
 import { run, type CliIo } from '../src/index';
 
@@ -14,6 +15,22 @@ export interface Outcome {
 export function tempDir(): { dir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'reelbase-cli-'));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A temporary directory for the tests of the enclosing describe: made before them, removed after
+ * them. Its path is `.dir`, there once the describe's tests and hooks run.
+ */
+export function useTempDir(): { readonly dir: string } {
+  let made: ReturnType<typeof tempDir> | undefined;
+  before(() => void (made = tempDir()));
+  after(() => made?.cleanup());
+  return {
+    get dir() {
+      if (!made) throw new Error('useTempDir: .dir is there in tests and hooks, not while describing them');
+      return made.dir;
+    },
+  };
 }
 
 /** Runs one command line in-process with captured output and an empty environment. */

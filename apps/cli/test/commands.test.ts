@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cli, stdoutJson, tempDir } from './cli-harness';
+import { cli, stdoutJson, tempDir, useTempDir } from './cli-harness';
 
 const drivers = [
   { name: 'sqlite', store: (dir: string) => `sqlite:${join(dir, 'nested', 'reelbase.db')}`, file: 'nested/reelbase.db' },
@@ -145,10 +145,7 @@ for (const driver of drivers) {
 }
 
 describe('usage errors exit 2 with a message on stderr', () => {
-  let dir: string;
-  let cleanup: () => void;
-  before(() => ({ dir, cleanup } = tempDir()));
-  after(() => cleanup());
+  const temp = useTempDir();
 
   const cases: [string, string[], RegExp][] = [
     ['no command', [], /Usage: reelbase/],
@@ -168,7 +165,7 @@ describe('usage errors exit 2 with a message on stderr', () => {
   ];
   for (const [what, argv, message] of cases) {
     it(what, async () => {
-      const outcome = await cli(argv, { cwd: dir });
+      const outcome = await cli(argv, { cwd: temp.dir });
       assert.equal(outcome.code, 2, `${outcome.stdout}${outcome.stderr}`);
       assert.equal(outcome.stdout, '');
       assert.match(outcome.stderr, message);
@@ -176,7 +173,7 @@ describe('usage errors exit 2 with a message on stderr', () => {
   }
 
   it('opens no default store on a usage error', () => {
-    assert.equal(existsSync(join(dir, 'data')), false);
+    assert.equal(existsSync(join(temp.dir, 'data')), false);
   });
 
   it('--help and --version exit 0 on stdout', async () => {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { scratchDatabase } from '@reelbase/store-postgres';
-import { cli, printedToken, startServe, stdoutJson, tempDir } from './cli-harness';
+import { cli, printedToken, startServe, stdoutJson, useTempDir } from './cli-harness';
 
 // Selected by REELBASE_TEST_POSTGRES=postgres://user:pass@host:port/db (scripts/with-postgres.sh sets it).
 const server = process.env.REELBASE_TEST_POSTGRES;
@@ -19,10 +19,7 @@ async function storeUrl(): Promise<string> {
 }
 
 describe('commands on a postgres:// store', { skip: server ? false : 'not selected: set REELBASE_TEST_POSTGRES=postgres://… (scripts/with-postgres.sh does)' }, () => {
-  let dir: string;
-  let cleanup: () => void;
-  before(() => ({ dir, cleanup } = tempDir()));
-  after(() => cleanup());
+  const temp = useTempDir();
 
   it('users create, tokens create and api work in-process on the database named by --store or REELBASE_STORE', async () => {
     const store = await storeUrl();
@@ -39,7 +36,7 @@ describe('commands on a postgres:// store', { skip: server ? false : 'not select
 
   it('serve creates admin on the empty database, names it without the password, and keeps video files in ./data/files', async () => {
     const store = await storeUrl();
-    const running = await startServe(['--port', '0', '--store', store], dir);
+    const running = await startServe(['--port', '0', '--store', store], temp.dir);
     try {
       const output = running.output();
       const shown = new URL(store);
@@ -56,7 +53,7 @@ describe('commands on a postgres:// store', { skip: server ? false : 'not select
         body: 'abcd',
       });
       assert.equal(patch.status, 204);
-      assert.ok(existsSync(join(dir, 'data', 'files')), 'the files directory is under the working directory');
+      assert.ok(existsSync(join(temp.dir, 'data', 'files')), 'the files directory is under the working directory');
     } finally {
       assert.equal((await running.stop()).code, 0);
     }

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { eq, schema, type Doc, type Store } from '@reelbase/core';
 import { openJsonStore } from '@reelbase/store-json';
 import { openSqliteStore } from '@reelbase/store-sqlite';
-import { cli, stdoutJson, tempDir } from './cli-harness';
+import { cli, stdoutJson, useTempDir } from './cli-harness';
 
 const all = async (store: Store, collection: string): Promise<Doc[]> => (await store.find(collection)).items;
 
@@ -49,17 +49,14 @@ async function assertConsistent(store: Store): Promise<void> {
 
 for (const driver of ['sqlite', 'json'] as const) {
   describe(`reelbase seed on ${driver}`, () => {
-    let dir: string;
-    let cleanup: () => void;
+    const temp = useTempDir();
     const file = driver === 'sqlite' ? 'seeded.db' : 'seeded.json';
     const spec = `${driver}:./data/${file}`;
-    const open = () => (driver === 'sqlite' ? openSqliteStore({ schema, path: join(dir, 'data', file) }) : openJsonStore({ schema, path: join(dir, 'data', file) }));
-    before(() => ({ dir, cleanup } = tempDir()));
-    after(() => cleanup());
+    const open = () => (driver === 'sqlite' ? openSqliteStore({ schema, path: join(temp.dir, 'data', file) }) : openJsonStore({ schema, path: join(temp.dir, 'data', file) }));
 
     it('writes the population asked for, every counter consistent, into a store that already has a user', async () => {
-      assert.equal((await cli(['users', 'create', '--name', 'Existing', '--store', spec], { cwd: dir })).code, 0);
-      const seeded = await cli(['seed', '--store', spec, '--users', '40', '--videos', '300', '--follows', '200', '--likes', '500', '--comments', '150', '--channels', '4', '--tags', '25', '--batch', '64', '--json'], { cwd: dir });
+      assert.equal((await cli(['users', 'create', '--name', 'Existing', '--store', spec], { cwd: temp.dir })).code, 0);
+      const seeded = await cli(['seed', '--store', spec, '--users', '40', '--videos', '300', '--follows', '200', '--likes', '500', '--comments', '150', '--channels', '4', '--tags', '25', '--batch', '64', '--json'], { cwd: temp.dir });
       assert.equal(seeded.code, 0, seeded.stderr);
       const summary = stdoutJson(seeded);
       assert.deepEqual(
@@ -84,8 +81,8 @@ for (const driver of ['sqlite', 'json'] as const) {
 
     it('gives the same population for the same flags and seed', async () => {
       const flags = ['--users', '20', '--videos', '50', '--seed', '9', '--json'];
-      const one = stdoutJson(await cli(['seed', '--store', `${driver}:./data/a-${file}`, ...flags], { cwd: dir }));
-      const two = stdoutJson(await cli(['seed', '--store', `${driver}:./data/b-${file}`, ...flags], { cwd: dir }));
+      const one = stdoutJson(await cli(['seed', '--store', `${driver}:./data/a-${file}`, ...flags], { cwd: temp.dir }));
+      const two = stdoutJson(await cli(['seed', '--store', `${driver}:./data/b-${file}`, ...flags], { cwd: temp.dir }));
       const { milliseconds: _a, store: _s1, ...first } = one;
       const { milliseconds: _b, store: _s2, ...second } = two;
       assert.deepEqual(first, second);
@@ -94,13 +91,10 @@ for (const driver of ['sqlite', 'json'] as const) {
 }
 
 describe('reelbase seed flags', () => {
-  let dir: string;
-  let cleanup: () => void;
-  before(() => ({ dir, cleanup } = tempDir()));
-  after(() => cleanup());
+  const temp = useTempDir();
 
   it('prints what it wrote and where to look', async () => {
-    const r = await cli(['seed', '--store', 'sqlite::memory:', '--users', '30', '--videos', '1k', '--tags', 'Music,travel, food'], { cwd: dir });
+    const r = await cli(['seed', '--store', 'sqlite::memory:', '--users', '30', '--videos', '1k', '--tags', 'Music,travel, food'], { cwd: temp.dir });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^Seeded sqlite::memory: in /);
     assert.match(r.stdout, /^ {2}videos +1,000$/m);
@@ -118,10 +112,10 @@ describe('reelbase seed flags', () => {
     [['--tags', 'fine,bad/word'], /--tags: "bad\/word" must not contain/],
   ] as const) {
     it(`refuses ${flags.join(' ')} with a usage error naming the flag, writing nothing`, async () => {
-      const r = await cli(['seed', '--store', 'sqlite:./data/refused.db', ...flags], { cwd: dir });
+      const r = await cli(['seed', '--store', 'sqlite:./data/refused.db', ...flags], { cwd: temp.dir });
       assert.equal(r.code, 2, r.stderr);
       assert.match(r.stderr, message);
-      assert.equal(existsSync(join(dir, 'data', 'refused.db')), false, 'the store was not even opened');
+      assert.equal(existsSync(join(temp.dir, 'data', 'refused.db')), false, 'the store was not even opened');
     });
   }
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { request } from 'node:http';
-import { cli, printedToken, startServe, stdoutJson, tempDir } from './cli-harness';
+import { cli, printedToken, startServe, stdoutJson, useTempDir } from './cli-harness';
 
 /** A GET to the server on 127.0.0.1:`port` naming `host` in its Host header (fetch sends the URL's). */
 function hostGet(port: number, path: string, host: string, token?: string): Promise<{ status: number; body: string }> {
@@ -18,17 +18,14 @@ function hostGet(port: number, path: string, host: string, token?: string): Prom
 
 for (const driver of ['sqlite', 'json'] as const) {
   describe(`serve on ${driver}`, () => {
-    let dir: string;
-    let cleanup: () => void;
-    before(() => ({ dir, cleanup } = tempDir()));
-    after(() => cleanup());
+    const temp = useTempDir();
 
     it('creates admin on an empty store, prints a working token, and api reaches it over HTTP', async () => {
       const store = driver === 'sqlite' ? 'sqlite:./data/r.db' : 'json:./data/r.json';
-      const running = await startServe(['--port', '0', '--host', '127.0.0.1', '--store', store], dir);
+      const running = await startServe(['--port', '0', '--host', '127.0.0.1', '--store', store], temp.dir);
       try {
         const output = running.output();
-        assert.match(output, new RegExp(`^reelbase serving ${running.server.url} \\(store ${driver}:${join(dir, 'data')}/r\\.`));
+        assert.match(output, new RegExp(`^reelbase serving ${running.server.url} \\(store ${driver}:${join(temp.dir, 'data')}/r\\.`));
         assert.match(output, /created user "admin" \(\/users\/1\)/);
         const token = printedToken(output);
         assert.ok(output.includes(`curl -H "Authorization: Bearer ${token}" ${running.server.url}/me`));
@@ -61,22 +58,19 @@ for (const driver of ['sqlite', 'json'] as const) {
 
     it('prints no new token on a store that already has users', async () => {
       const store = driver === 'sqlite' ? 'sqlite:./data/r.db' : 'json:./data/r.json';
-      const running = await startServe(['--port', '0', '--store', store], dir);
+      const running = await startServe(['--port', '0', '--store', store], temp.dir);
       const output = running.output();
       const stopped = await running.stop();
       assert.equal(stopped.code, 0, stopped.stderr);
       assert.doesNotMatch(output, /Bearer|First run/);
-      const users = await cli(['api', 'GET', '/users', '-d', 'fields=name', '--store', store], { cwd: dir });
+      const users = await cli(['api', 'GET', '/users', '-d', 'fields=name', '--store', store], { cwd: temp.dir });
       assert.deepEqual(stdoutJson(users).data, [{ name: 'admin' }]);
     });
   });
 }
 
 describe('serve options', () => {
-  let dir: string;
-  let cleanup: () => void;
-  before(() => ({ dir, cleanup } = tempDir()));
-  after(() => cleanup());
+  const temp = useTempDir();
 
   it('uses the default store under ./data, PORT and HOST from the environment', async () => {
     const abort = new AbortController();
@@ -85,7 +79,7 @@ describe('serve options', () => {
     const { run } = await import('../src/index');
     const done = run(['serve'], {
       env: { PORT: '0', HOST: '127.0.0.1' },
-      cwd: dir,
+      cwd: temp.dir,
       signal: abort.signal,
       onListening: (server) => {
         url = server.url;
@@ -96,11 +90,11 @@ describe('serve options', () => {
     });
     assert.equal(await done, 0);
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
-    assert.ok(stdout.includes(`(store sqlite:${join(dir, 'data', 'reelbase.db')})`), stdout);
+    assert.ok(stdout.includes(`(store sqlite:${join(temp.dir, 'data', 'reelbase.db')})`), stdout);
   });
 
   it('answers CORS only for the origins given with --cors', async () => {
-    const running = await startServe(['--port', '0', '--store', 'json:memory', '--cors', 'https://app.example, http://localhost:3000'], dir);
+    const running = await startServe(['--port', '0', '--store', 'json:memory', '--cors', 'https://app.example, http://localhost:3000'], temp.dir);
     try {
       const allowed = await fetch(`${running.server.url}/`, { headers: { origin: 'https://app.example' } });
       assert.equal(allowed.headers.get('access-control-allow-origin'), 'https://app.example');
@@ -114,19 +108,19 @@ describe('serve options', () => {
   it('--trust-proxy (behind a load balancer) keys anonymous allowances by the X-Forwarded-For client; without it, by the socket', async () => {
     const remaining = async (url: string, client: string) =>
       (await fetch(`${url}/`, { headers: { 'x-forwarded-for': client } })).headers.get('x-ratelimit-remaining');
-    const behind = await startServe(['--port', '0', '--store', 'json:memory', '--trust-proxy'], dir);
+    const behind = await startServe(['--port', '0', '--store', 'json:memory', '--trust-proxy'], temp.dir);
     try {
       assert.deepEqual([await remaining(behind.server.url, '203.0.113.7'), await remaining(behind.server.url, '203.0.113.7'), await remaining(behind.server.url, '198.51.100.1')], ['5999', '5998', '5999']);
     } finally {
       await behind.stop();
     }
-    const direct = await startServe(['--port', '0', '--store', 'json:memory'], dir);
+    const direct = await startServe(['--port', '0', '--store', 'json:memory'], temp.dir);
     try {
       assert.deepEqual([await remaining(direct.server.url, '203.0.113.7'), await remaining(direct.server.url, '198.51.100.1')], ['5999', '5998']);
     } finally {
       await direct.stop();
     }
-    const bad = await cli(['serve', '--port', '0', '--store', 'json:memory'], { cwd: dir, env: { REELBASE_TRUST_PROXY: 'maybe' } });
+    const bad = await cli(['serve', '--port', '0', '--store', 'json:memory'], { cwd: temp.dir, env: { REELBASE_TRUST_PROXY: 'maybe' } });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /REELBASE_TRUST_PROXY: "maybe" is not 1 or 0/);
   });
@@ -136,7 +130,7 @@ describe('serve options', () => {
       [['--public-url', 'https://videos.example.com/'], {}],
       [[], { REELBASE_BASE_URL: 'https://videos.example.com' }],
     ] as const) {
-      const running = await startServe(['--port', '0', '--store', 'json:memory', ...argv], dir, env);
+      const running = await startServe(['--port', '0', '--store', 'json:memory', ...argv], temp.dir, env);
       try {
         const token = printedToken(running.output());
         const me = await hostGet(running.server.port, '/me', 'evil.example', token);
@@ -146,7 +140,7 @@ describe('serve options', () => {
         await running.stop();
       }
     }
-    const bad = await cli(['serve', '--port', '0', '--store', 'json:memory', '--public-url', 'ftp://x.example'], { cwd: dir });
+    const bad = await cli(['serve', '--port', '0', '--store', 'json:memory', '--public-url', 'ftp://x.example'], { cwd: temp.dir });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--public-url: "ftp:\/\/x\.example" must be http or https/);
   });
@@ -156,7 +150,7 @@ describe('serve options', () => {
       [['--allowed-hosts', 'videos.example.com, localhost:8443'], {}],
       [[], { REELBASE_ALLOWED_HOSTS: 'videos.example.com,localhost:8443' }],
     ] as const) {
-      const running = await startServe(['--port', '0', '--store', 'json:memory', ...argv], dir, env);
+      const running = await startServe(['--port', '0', '--store', 'json:memory', ...argv], temp.dir, env);
       try {
         const port = running.server.port;
         for (const host of ['videos.example.com', 'VIDEOS.example.com:8080', 'localhost:8443']) assert.equal((await hostGet(port, '/', host)).status, 200, host);
@@ -172,7 +166,7 @@ describe('serve options', () => {
         await running.stop();
       }
     }
-    const open = await startServe(['--port', '0', '--store', 'json:memory'], dir);
+    const open = await startServe(['--port', '0', '--store', 'json:memory'], temp.dir);
     try {
       const me = await hostGet(open.server.port, '/users/1', 'anything.example');
       assert.deepEqual([me.status, JSON.parse(me.body).link], [200, 'http://anything.example/users/1'], 'no allowlist unless one is given');
@@ -182,20 +176,20 @@ describe('serve options', () => {
   });
 
   it('warns at start when bound beyond loopback with no public URL', async () => {
-    const wide = await startServe(['--port', '0', '--host', '0.0.0.0', '--store', 'json:memory'], dir);
+    const wide = await startServe(['--port', '0', '--host', '0.0.0.0', '--store', 'json:memory'], temp.dir);
     const stopped = await wide.stop();
     assert.match(stopped.stderr, /warning: bound to 0\.0\.0\.0 with no --public-url: absolute links take each request's Host header/);
-    const named = await startServe(['--port', '0', '--host', '0.0.0.0', '--store', 'json:memory', '--public-url', 'https://videos.example.com'], dir);
+    const named = await startServe(['--port', '0', '--host', '0.0.0.0', '--store', 'json:memory', '--public-url', 'https://videos.example.com'], temp.dir);
     const quiet = await named.stop();
     assert.doesNotMatch(quiet.stderr, /warning/);
-    const local = await startServe(['--port', '0', '--store', 'json:memory'], dir);
+    const local = await startServe(['--port', '0', '--store', 'json:memory'], temp.dir);
     assert.doesNotMatch((await local.stop()).stderr, /warning/);
   });
 
   it('reports a port already in use as a runtime error (exit 1)', async () => {
-    const first = await startServe(['--port', '0', '--store', 'sqlite::memory:'], dir);
+    const first = await startServe(['--port', '0', '--store', 'sqlite::memory:'], temp.dir);
     try {
-      const second = await cli(['serve', '--port', String(first.server.port), '--host', '127.0.0.1', '--store', 'sqlite::memory:'], { cwd: dir });
+      const second = await cli(['serve', '--port', String(first.server.port), '--host', '127.0.0.1', '--store', 'sqlite::memory:'], { cwd: temp.dir });
       assert.equal(second.code, 1);
       assert.match(second.stderr, /cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE/);
     } finally {

@@ -7,6 +7,7 @@ import { createClient } from '@reelbase/http';
 import { openJsonStore } from '@reelbase/store-json';
 import { loadSession } from '../src/tui/session';
 import { fromSource } from '@reelbase/api-tests/from-source';
+import { hangGuardMs } from '@reelbase/api-tests/hang-guard';
 import { cli } from './cli-harness';
 
 const source = (path: string) => fileURLToPath(new URL(`../src/${path}`, import.meta.url));
@@ -31,7 +32,7 @@ describe('reelbase tui, the command', () => {
     const child = spawnSync(process.execPath, [...fromSource, '--input-type=module', '-e', script], {
       encoding: 'utf8',
       env: { PATH: process.env.PATH ?? '' },
-      timeout: 60_000,
+      timeout: hangGuardMs,
     });
     assert.equal(child.status, 0, child.stderr);
     const seen = JSON.parse(child.stdout);

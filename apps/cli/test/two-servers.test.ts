@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { createService, createToken, createUser, parseScopes, schema, where, type Service, type Store } from '@reelbase/core';
 import { expectError, type Answer } from '@reelbase/api-tests';
-import { fromSource } from '@reelbase/api-tests/from-source';
+import { cliCommand } from '@reelbase/api-tests/bundled-commands';
 import { openPostgresStore, scratchDatabase } from '@reelbase/store-postgres';
 import { tempDir } from './cli-harness';
 import { beforeNodeEndOfLife } from './worker-processes';
@@ -16,8 +15,6 @@ import { beforeNodeEndOfLife } from './worker-processes';
 const server = process.env.REELBASE_TEST_POSTGRES;
 const database = server ? scratchDatabase(server) : undefined;
 if (database) after(() => database.drop());
-
-const entry = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
 // Both servers' clocks stand still (REELBASE_TEST_CLOCK) ten minutes into an hour-long rate-limit
 // window; the fixtures are made ten minutes earlier, before the pre-order's time comes.
@@ -36,7 +33,7 @@ interface ServeProcess {
 
 /** `reelbase serve` in a process of its own on `store`; resolves once it listens and has said all it says on starting. */
 async function startServe(store: string, cwd: string, files: string): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [...fromSource, entry, 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [...cliCommand, 'serve', '--port', '0'], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { PATH: process.env.PATH ?? '', REELBASE_STORE: store, REELBASE_FILES: files, REELBASE_RATE_LIMIT: `${rateLimit}/3600`, REELBASE_TEST_CLOCK: serveTime, ...beforeNodeEndOfLife },

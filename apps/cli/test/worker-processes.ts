@@ -4,10 +4,9 @@ import { readdirSync, watch } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { WebhookReceiver } from '@reelbase/api-tests';
-import { fromSource } from '@reelbase/api-tests/from-source';
+import { cliCommand } from '@reelbase/api-tests/bundled-commands';
 import { createToken, createUser, parseScopes, type Store } from '@reelbase/core';
 
-const entry = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 /** The command as installed (`bin/reelbase.js` running the build in dist/, which `npm install` makes). */
 const bin = fileURLToPath(new URL('../bin/reelbase.js', import.meta.url));
 
@@ -24,11 +23,11 @@ export const beforeNodeEndOfLife = { REELBASE_TEST_TODAY: '2000-01-01' };
 
 /**
  * `reelbase <args>` in a process of its own with exactly `env` (plus PATH, no SIGTERM drain and no Node.js notice), answered once a line
- * of its stdout matches `ready` (the server's "Stop with Ctrl-C.", a worker's first line). From source,
- * or `built`: the installed bin over dist/.
+ * of its stdout matches `ready` (the server's "Stop with Ctrl-C.", a worker's first line). From source
+ * (bundled: bundled-commands), or `built`: the installed bin over dist/.
  */
 export async function startCli(args: string[], env: Record<string, string>, ready: RegExp, cwd: string, from: 'source' | 'built' = 'source'): Promise<CliProcess> {
-  const command = from === 'built' ? [bin] : [...fromSource, entry];
+  const command = from === 'built' ? [bin] : [...cliCommand];
   const child = spawn(process.execPath, [...command, ...args], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
 /**
- * A reelbase server in its own process, for the crash-safety and shutdown tests: `node --import
- * tsx --conditions=source crash-server.ts <sqlite|json> <path> [token]`. On a fresh store it
+ * A reelbase server in its own process, for the crash-safety and shutdown tests: `node
+ * <crashServerCommand> <sqlite|json> <path> [token]` (bundled-commands.ts). On a fresh store it
  * creates a user and prints its token; it then prints `listening <port> <token>` on one line.
  * The crash test SIGKILLs it mid-burst and starts it again on the same file with the same token;
  * the shutdown test sends SIGTERM, which it answers as `reelbase serve` does (draining first for

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { request } from 'node:http';
+import { hangGuardMs } from './hang-guard';
 
 /** A tus PATCH in the middle of its transfer: part of the body sent, the rest held back. */
 export interface HeldPatch {
@@ -45,9 +46,10 @@ export function holdPatch(link: string, bytes: Uint8Array, sent: number, offset 
 
 /**
  * Polls `ready` every few milliseconds until it holds: for a condition in another process or on
- * disk (bytes arriving at a server), never for time to pass. Fails after `ms`.
+ * disk (bytes arriving at a server), never for time to pass. Fails after `ms` (by default only a
+ * hang: hang-guard.ts).
  */
-export async function until(ready: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
+export async function until(ready: () => boolean | Promise<boolean>, what: string, ms = hangGuardMs): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await ready())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeCertificate, opensslPath } from './certificate';
+import { until } from './held-patch';
 
 /** Debian's nginx (what .ci/run installs), or NGINX_PATH. */
 const nginxPath = (): string | null => [process.env.NGINX_PATH, '/usr/sbin/nginx', '/usr/bin/nginx'].find((p): p is string => !!p && existsSync(p)) ?? null;
@@ -29,18 +30,14 @@ const freePort = (): Promise<number> =>
     });
   });
 
-const accepting = async (port: number, child: ChildProcess, log: string): Promise<void> => {
-  for (let i = 0; i < 200; i++) {
+const accepting = (port: number, child: ChildProcess, log: string): Promise<void> =>
+  until(() => {
     if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}:\n${existsSync(log) ? readFileSync(log, 'utf8') : ''}`);
-    const up = await new Promise<boolean>((resolve) => {
+    return new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
       socket.once('error', () => resolve(false));
     });
-    if (up) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('nginx did not accept connections within 5 s');
-};
+  }, 'nginx to accept connections');
 
 /** The template with this run's addresses and files in place of the documented ones; each must be there. */
 function fill(template: string, swaps: [string, string][]): string {

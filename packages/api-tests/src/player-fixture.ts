@@ -1,5 +1,6 @@
 import { chromium, type Browser } from 'playwright-core';
 import { findChromium } from './browser';
+import { hangGuardMs } from './hang-guard';
 import { makeClip, type ClipOptions } from './clips';
 import { drivers } from './drivers';
 import { Harness, type Fixture } from './harness';
@@ -42,7 +43,7 @@ export async function startPlayerFixture(o: PlayerFixtureOptions): Promise<Playe
   try {
     const args = ['--headless', '--no-sandbox', '--disable-gpu', ...((await o.args?.(h)) ?? [])];
     // The browser starts while the clip is made, uploaded and transcoded.
-    launching = chromium.launch({ executablePath: findChromium() ?? '', args, timeout: 30_000 });
+    launching = chromium.launch({ executablePath: findChromium() ?? '', args, timeout: hangGuardMs });
     const alice = await h.user('Alice');
     const id = o.clip ? await uploadByTus(h, alice.token, await makeClip(o.clip), o.video) : await h.video(alice, o.video);
     await h.settle();

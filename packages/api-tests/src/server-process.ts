@@ -3,9 +3,10 @@ import { dirname, join } from 'node:path';
 import { request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { fromSource } from './from-source';
+import { crashServerCommand } from './bundled-commands';
+import { hangGuardMs } from './hang-guard';
 
-/** A reelbase server in its own process (src/crash-server.ts), for tests that kill or signal it. */
+/** A reelbase server in its own process (src/crash-server.ts, bundled), for tests that kill or signal it. */
 export interface ServerProcess {
   child: ChildProcess;
   base: string;
@@ -13,11 +14,10 @@ export interface ServerProcess {
 }
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const script = join(root, 'packages', 'api-tests', 'src', 'crash-server.ts');
 
 /** Starts the server on a store file (`kind` sqlite or json); with `token`, reuses the user of an earlier run; `env` adds variables (REELBASE_DRAIN_SECONDS). */
 export function startServerProcess(kind: string, path: string, token?: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...fromSource, script, kind, path, ...(token ? [token] : [])], {
+  const child = spawn(process.execPath, [...crashServerCommand, kind, path, ...(token ? [token] : [])], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -29,8 +29,8 @@ export function startServerProcess(kind: string, path: string, token?: string, e
     // process open (its pipes) after the test failed, and the suite would never end.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error('the server did not start within 20 s'));
-    }, 20_000);
+      reject(new Error(`the server did not start within ${hangGuardMs / 1000} s`));
+    }, hangGuardMs);
     child.once('exit', (code) => reject(new Error(`the server exited with ${code} before listening`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const m = /^listening (\d+) (\S+)$/.exec(line);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
-import { browserSkip, drivers, findChromium, Harness, makeClip, uploadByTus, type Fixture } from '../src/index';
+import { hangGuardMs, browserSkip, drivers, findChromium, Harness, makeClip, uploadByTus, type Fixture } from '../src/index';
 
 /** The little of the DOM the page functions use (the tests compile without the DOM library). */
 interface PageGlobals {
@@ -30,7 +30,7 @@ describe('the album player moves to the next video in a real headless browser (s
       makeClip({ width: 320, height: 240, seconds: 1 }),
       makeClip({ width: 320, height: 240, seconds: 2 }),
       // Autoplay of the next video's sound is the embedding page's to allow (`allow="autoplay"`); here, the browser's.
-      chromium.launch({ executablePath: findChromium() ?? '', args: ['--headless', '--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'], timeout: 30_000 }),
+      chromium.launch({ executablePath: findChromium() ?? '', args: ['--headless', '--no-sandbox', '--disable-gpu', '--autoplay-policy=no-user-gesture-required'], timeout: hangGuardMs }),
     ]);
     browser = launched;
     videos.push(await uploadByTus(h, alice.token, first, { name: 'First' }), await uploadByTus(h, alice.token, second, { name: 'Second' }));
@@ -63,12 +63,12 @@ describe('the album player moves to the next video in a real headless browser (s
         v.muted = true;
         void v.play().catch(() => {});
       });
-      await page.waitForURL(next!, { timeout: 20_000 });
+      await page.waitForURL(next!, { timeout: hangGuardMs });
       assert.equal(await page.evaluate(() => (globalThis as unknown as PageGlobals).document.body.getAttribute('data-video-id')), videos[1]);
       await page.waitForFunction(() => {
         const v = (globalThis as unknown as PageGlobals).document.querySelector('video')!;
         return !v.paused && v.currentTime > 0.5;
-      }, undefined, { timeout: 20_000 });
+      }, undefined, { timeout: hangGuardMs });
       assert.equal(await page.getAttribute('video', 'data-next'), null, 'the last video has no next');
       assert.deepEqual(await page.evaluate(() => (globalThis as unknown as PageGlobals).violations), []);
     } finally {

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Frame } from 'playwright-core';
-import { startPlayerFixture, type Fixture, type Harness, type PlayerFixture, browserSkip } from '../src/index';
+import { hangGuardMs, until, startPlayerFixture, type Fixture, type Harness, type PlayerFixture, browserSkip } from '../src/index';
 
 /**
  * Analytics from real plays (issue 49) in Debian's chromium: the player embedded by pages on two
@@ -62,10 +62,9 @@ describe('analytics from plays in a real headless browser', { skip: browserSkip(
       v.muted = true;
       void v.play().catch(() => {});
     });
-    await frame.waitForFunction(() => (globalThis as unknown as Globals).document.querySelector('#player').ended, undefined, { timeout: 20_000 });
+    await frame.waitForFunction(() => (globalThis as unknown as Globals).document.querySelector('#player').ended, undefined, { timeout: hangGuardMs });
     if (expectBeacons) {
-      const deadline = Date.now() + 10_000;
-      while ((await events()).filter((e) => e.type === 'finish').length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await until(async () => (await events()).filter((e) => e.type === 'finish').length > before, 'the finish beacon');
     }
     await page.close();
   }

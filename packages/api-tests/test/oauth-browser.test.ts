@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { account, authorizeUrl, browserSkip, drivers, findChromium, Harness, registerApp, type TestApp } from '../src/index';
+import { hangGuardMs, account, authorizeUrl, browserSkip, drivers, findChromium, Harness, registerApp, type TestApp } from '../src/index';
 
 /**
  * The sign-in and consent pages in Debian's chromium (issue 35): no script of ours runs (the CSP
@@ -42,7 +42,7 @@ describe('the sign-in and consent pages in a real headless browser (Debian chrom
     app = await registerApp(h, (await h.user('Studio')).user, { name: 'Clip Organiser', redirectUris: [`${appOrigin}/callback`] });
     await account(h, 'Mae', person.email, person.password);
     profile = mkdtempSync(join(tmpdir(), 'reelbase-chromium-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath, args, headless: true, timeout: 30_000 });
+    context = await chromium.launchPersistentContext(profile, { executablePath, args, headless: true, timeout: hangGuardMs });
     page = await context.newPage();
     // What a CSP refusal prints (a 400 or 403 page the tests ask for prints its own line).
     page.on('console', (m) => (/Content Security Policy/.test(m.text()) ? errors.push(m.text()) : undefined));

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, LookupFunction } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { eq, type JobRecord, type VideoRecord } from '@reelbase/core';
-import { drivers, Harness, makeClip, type Fixture } from '../src/index';
+import { drivers, Harness, makeClip, until, type Fixture } from '../src/index';
 
 /** What every failure to reach an address reads, a refused address and a closed port alike (no port oracle). */
 const unreachable = 'the address could not be reached';
@@ -185,11 +185,9 @@ for (const driver of drivers) {
 
 /** Waits for a pull (real network I/O in the background) to settle, then reads its upload from the store. */
 async function settledPull(h: Harness, id: string): Promise<[string, string | undefined]> {
-  for (let i = 0; i < 500; i++) {
-    const video = await h.service.store.get<VideoRecord>('videos', id);
-    const upload = video!.upload as VideoRecord['upload'] & { error?: string };
-    if (upload.status !== 'in_progress') return [upload.status, upload.error];
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`video ${id} never finished its pull`);
+  type Upload = VideoRecord['upload'] & { error?: string };
+  const read = async () => (await h.service.store.get<VideoRecord>('videos', id))!.upload as Upload;
+  await until(async () => (await read()).status !== 'in_progress', `video ${id} to finish its pull`);
+  const { status, error } = await read();
+  return [status, error];
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { drivers, expectError, Harness, type Fixture } from '../src/index';
+import { drivers, eventLoopCpuMs, expectError, Harness, type Fixture } from '../src/index';
 
 /**
  * Video and album passwords (issue 46 §4): guesses are limited per video (or album) and address,
@@ -48,16 +48,26 @@ for (const driver of drivers) {
   });
 }
 
-/** Times sequential reads of `path` while `more()` (at least one): how many, median and p99 in ms. */
-async function timeReads(h: Harness, path: string, more: () => boolean): Promise<{ count: number; median: number; p99: number }> {
-  const times: number[] = [];
+type Spread = { median: number; p99: number };
+const spread = (values: number[]): Spread => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { median: sorted[sorted.length >> 1], p99: sorted[Math.ceil(sorted.length * 0.99) - 1] };
+};
+
+/**
+ * Sequential reads of `path` while `more()` (at least one): how many; for each, the event loop's
+ * CPU while it was in flight (`loop`, in 10 ms ticks) and its wall-clock time (`wall`), in ms.
+ */
+async function timeReads(h: Harness, path: string, more: () => boolean): Promise<{ count: number; loop: Spread; wall: Spread }> {
+  const loop: number[] = [];
+  const wall: number[] = [];
   do {
-    const started = performance.now();
+    const [cpu, started] = [eventLoopCpuMs(), performance.now()];
     assert.equal((await h.call('GET', path)).status, 200);
-    times.push(performance.now() - started);
+    wall.push(performance.now() - started);
+    loop.push(eventLoopCpuMs() - cpu);
   } while (more());
-  times.sort((a, b) => a - b);
-  return { count: times.length, median: times[times.length >> 1], p99: times[Math.ceil(times.length * 0.99) - 1] };
+  return { count: loop.length, loop: spread(loop), wall: spread(wall) };
 }
 
 // The event loop is the process's, not the store's: one driver shows it.
@@ -74,9 +84,12 @@ describe(`password hashes off the event loop (${drivers[0].name})`, () => {
   after(() => h?.stop());
 
   // scryptSync on the event loop held every read behind each hash: p99 1.6 s on the shared test machine.
-  // A loaded machine alone (other test files beside this one) can put one read past 50 ms, so a burst
-  // is measured up to three times and one clean burst passes; hashing on the event loop fails all three.
-  it('50 concurrent wrong video-password guesses leave an ordinary read’s p99 under 50 ms', async () => {
+  // What held a read is CPU the event loop spent while it was in flight (a hash is tens of ms of it),
+  // so that is measured: on a loaded machine a read also waits for a CPU, which its wall-clock time
+  // shows (reported) but its event loop's CPU does not. A main-thread garbage collection can still
+  // land in one read, so a burst is measured up to three times and one clean burst passes; hashing on
+  // the event loop fails all three.
+  it('50 concurrent wrong video-password guesses leave an ordinary read’s p99 under 50 ms of event-loop CPU', async () => {
     const path = `/videos/${open}`;
     await h.call('GET', path);
     const reports: string[] = [];
@@ -85,14 +98,16 @@ describe(`password hashes off the event loop (${drivers[0].name})`, () => {
       const guesses = Promise.all(
         Array.from({ length: 50 }, (_, i) => fetch(`${h.server.url}/videos/${locked}/tags?password=guess${round}-${i}`).then(async (r) => (await r.arrayBuffer(), r.status))),
       ).finally(() => (guessing = false));
-      const during = await timeReads(h, path, () => guessing);
+      // 200 reads are enough for a p99; more would only take CPU from the (niced) hashing threads.
+      let reads = 0;
+      const during = await timeReads(h, path, () => guessing && ++reads < 200);
       assert.deepEqual([...new Set(await guesses)], [403], 'every guess was hashed and refused');
-      const report = `reads during the guesses: ${during.count}, median ${during.median.toFixed(1)} ms, p99 ${during.p99.toFixed(1)} ms`;
+      const report = `reads during the guesses: ${during.count}; event-loop CPU median ${during.loop.median} ms, p99 ${during.loop.p99} ms; wall median ${during.wall.median.toFixed(1)} ms, p99 ${during.wall.p99.toFixed(1)} ms`;
       console.log(`# ${report}`);
       assert.ok(during.count >= 20, report);
       reports.push(report);
-      if (during.p99 < 50) return;
+      if (during.loop.p99 < 50) return;
     }
-    assert.fail(`p99 reached 50 ms in every burst: ${reports.join('; ')}`);
+    assert.fail(`p99 reached 50 ms of event-loop CPU in every burst: ${reports.join('; ')}`);
   });
 });

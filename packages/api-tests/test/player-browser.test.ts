@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startPlayerFixture, type PlayerFixture, browserSkip } from '../src/index';
+import { hangGuardMs, startPlayerFixture, type PlayerFixture, browserSkip } from '../src/index';
 
 /** The little of the DOM the page functions use (the tests compile without the DOM library). */
 interface BrowserGlobals {
@@ -45,7 +45,7 @@ describe('the player page in a real headless browser (Debian chromium)', { skip:
           return v && v.readyState >= 1 && v.duration > 0 ? v.duration : null;
         },
         undefined,
-        { timeout: 20_000 },
+        { timeout: hangGuardMs },
       );
       const seconds = (await duration.jsonValue()) as number;
       assert.ok(Math.abs(seconds - 3) < 0.5, `duration ${seconds}`);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { startPlayerFixture, uploadByTus, type Answer, type Fixture, type Harness, type PlayerFixture, browserSkip } from '../src/index';
+import { hangGuardMs, startPlayerFixture, uploadByTus, type Answer, type Fixture, type Harness, type PlayerFixture, browserSkip } from '../src/index';
 
 /**
  * The player as a viewer meets it, in Debian's chromium: the embed URL's parameters (autoplay,
@@ -41,12 +41,12 @@ describe('the player’s parameters, keyboard and controls in a real headless br
     });
     const response = await page.goto(`${h.server.url}/videos/${id}/player${query}${hash}`);
     assert.equal(response?.status(), 200);
-    await page.waitForFunction('window.reelbasePlayer', undefined, { timeout: 10_000 });
+    await page.waitForFunction('window.reelbasePlayer', undefined, { timeout: hangGuardMs });
     return page;
   }
   const time = (page: Page) => page.evaluate('document.querySelector("video").currentTime') as Promise<number>;
   const playingPast = (page: Page, seconds: number) =>
-    page.waitForFunction(`!document.querySelector("video").paused && document.querySelector("video").currentTime > ${seconds}`, undefined, { timeout: 15_000, polling: 50 });
+    page.waitForFunction(`!document.querySelector("video").paused && document.querySelector("video").currentTime > ${seconds}`, undefined, { timeout: hangGuardMs, polling: 50 });
 
   it('autoplay=1&muted=1 plays without a click, from #t=3 (the hash the server never sees), at the rung that fits', async () => {
     const page = await open('?autoplay=1&muted=1', '#t=3');
@@ -63,7 +63,7 @@ describe('the player’s parameters, keyboard and controls in a real headless br
     await page.keyboard.press('Space');
     await playingPast(page, 0.2);
     await page.keyboard.press('k');
-    await page.waitForFunction('document.querySelector("video").paused', undefined, { timeout: 5_000 });
+    await page.waitForFunction('document.querySelector("video").paused', undefined, { timeout: hangGuardMs });
     const before = await time(page);
     await page.keyboard.press('ArrowRight');
     assert.ok(Math.abs((await time(page)) - before - 5) < 0.01, `→ moves 5 s from ${before}`);
@@ -122,20 +122,20 @@ describe('the player’s parameters, keyboard and controls in a real headless br
     await page.goto(`${h.server.url}/`);
     await page.setContent(`<iframe src="${src('')}"></iframe><iframe src="${src('')}"></iframe><iframe src="${src('&autopause=0')}"></iframe>`);
     const [a, b, c] = page.frames().slice(1);
-    for (const frame of [a, b, c]) await frame.waitForFunction('window.reelbasePlayer', undefined, { timeout: 10_000 });
+    for (const frame of [a, b, c]) await frame.waitForFunction('window.reelbasePlayer', undefined, { timeout: hangGuardMs });
     const paused = 'document.querySelector("video").paused';
     const playing = `!${paused}`;
     const start = async (frame: typeof a) => {
       await frame.evaluate('document.querySelector("video").play()');
-      await frame.waitForFunction(playing, undefined, { timeout: 10_000 });
+      await frame.waitForFunction(playing, undefined, { timeout: hangGuardMs });
     };
     await start(a);
     await start(b);
-    await a.waitForFunction(paused, undefined, { timeout: 10_000 });
+    await a.waitForFunction(paused, undefined, { timeout: hangGuardMs });
     await start(c);
-    await b.waitForFunction(paused, undefined, { timeout: 10_000 });
+    await b.waitForFunction(paused, undefined, { timeout: hangGuardMs });
     await start(a);
-    await b.waitForFunction(paused, undefined, { timeout: 10_000 });
+    await b.waitForFunction(paused, undefined, { timeout: hangGuardMs });
     assert.equal(await c.evaluate(paused), false, 'autopause=0 plays on');
     await page.close();
   });
@@ -145,7 +145,7 @@ describe('the player’s parameters, keyboard and controls in a real headless br
     const shown = 'document.querySelector(".storyboard").hidden === false';
     // Over the seek bar: the tile, wholly above the row of buttons (35–60 px from the bottom).
     await page.mouse.move(320, 360 - 20);
-    await page.waitForFunction(shown, undefined, { timeout: 10_000, polling: 100 });
+    await page.waitForFunction(shown, undefined, { timeout: hangGuardMs, polling: 100 });
     const bottom = (await page.evaluate('document.querySelector(".storyboard").getBoundingClientRect().bottom')) as number;
     assert.ok(bottom <= 360 - 64, `the tile ends ${360 - bottom} px from the bottom`);
     // Over the mute button's row: no tile.

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { startPlayerFixture, type Answer, type Fixture, type Harness, type PlayerFixture, browserSkip } from '../src/index';
+import { hangGuardMs, startPlayerFixture, type Answer, type Fixture, type Harness, type PlayerFixture, browserSkip } from '../src/index';
 
 /**
  * Adaptive playback in a real headless browser (Debian chromium): the player plays the HLS stream
@@ -92,7 +92,7 @@ describe('the player plays HLS in a real headless browser (sqlite)', { skip: bro
       v.muted = true;
       void v.play().catch(() => {});
     });
-    await page.waitForFunction((s) => (globalThis as unknown as BrowserGlobals).document.querySelector('video')!.currentTime > s, seconds, { timeout: 15_000 });
+    await page.waitForFunction((s) => (globalThis as unknown as BrowserGlobals).document.querySelector('video')!.currentTime > s, seconds, { timeout: hangGuardMs });
     return page.evaluate(() => (globalThis as unknown as BrowserGlobals).document.querySelector('video')!.currentSrc);
   }
 
@@ -153,7 +153,7 @@ describe('the player plays HLS in a real headless browser (sqlite)', { skip: bro
         return t.mode === 'showing' && t.cues?.length ? [t.label, t.cues[0].text] : null;
       },
       undefined,
-      { timeout: 10_000 },
+      { timeout: hangGuardMs },
     );
     assert.deepEqual(await cues.jsonValue(), ['English', caption]);
     assert.deepEqual(await violations(), []);
@@ -175,7 +175,7 @@ describe('the player plays HLS in a real headless browser (sqlite)', { skip: bro
         return [box.style.backgroundImage, box.style.backgroundPosition, box.style.width, box.style.height];
       },
       undefined,
-      { timeout: 10_000, polling: 100 },
+      { timeout: hangGuardMs, polling: 100 },
     );
     const [image, position, width, height] = (await tile.jsonValue()) as string[];
     const vtt = await (await fetch(board)).text();

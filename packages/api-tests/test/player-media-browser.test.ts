@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
-import { drivers, Harness, makeClip, makeImage, uploadByTus, type Answer, type Fixture, browserSkip, findChromium, putFile } from '../src/index';
+import { hangGuardMs, drivers, Harness, makeClip, makeImage, uploadByTus, type Answer, type Fixture, browserSkip, findChromium, putFile } from '../src/index';
 
 /** The little of the DOM the page functions use (the tests compile without the DOM library). */
 interface Cue {
@@ -84,7 +84,7 @@ for (const driver of drivers) {
       assert.equal(shown.status, 'available');
       const poster = shown.pictures.sizes.find((s: { width: number }) => s.width === 1280).link;
 
-      browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox'], timeout: 30_000 });
+      browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox'], timeout: hangGuardMs });
       const page = await browser.newPage({ viewport: { width: 640, height: 360 } });
       const violations: string[] = [];
       page.on('console', (m) => {
@@ -109,7 +109,7 @@ for (const driver of drivers) {
           return t.cues && t.cues.length > 0 ? Array.from({ length: t.cues.length }, (_, i) => t.cues![i].text) : null;
         },
         undefined,
-        { timeout: 10_000 },
+        { timeout: hangGuardMs },
       );
       assert.deepEqual(await cues.jsonValue(), [caption]);
 
@@ -119,7 +119,7 @@ for (const driver of drivers) {
           return img?.complete ? img.naturalWidth : null;
         },
         undefined,
-        { timeout: 10_000 },
+        { timeout: hangGuardMs },
       );
       assert.ok(((await logoWidth.jsonValue()) as number) > 0, 'the custom logo’s image loaded');
       assert.equal(await page.getAttribute('a.logo', 'href'), 'https://example.com/');
@@ -137,7 +137,7 @@ for (const driver of drivers) {
           return v.currentTime > 1.3 && (v.textTracks[0].activeCues?.length ?? 0) > 0;
         },
         undefined,
-        { timeout: 10_000 },
+        { timeout: hangGuardMs },
       );
       await page.evaluate(() => (globalThis as unknown as BrowserGlobals).document.querySelector('video')!.pause());
       const playing = await page.evaluate(() => (globalThis as unknown as BrowserGlobals).document.querySelector('video')!.currentSrc);
@@ -150,7 +150,7 @@ for (const driver of drivers) {
           return g.getComputedStyle(g.document.querySelector('.logo')!).opacity === '1';
         },
         undefined,
-        { timeout: 5_000 },
+        { timeout: hangGuardMs },
       );
       mkdirSync(outputDir, { recursive: true });
       const shot = join(outputDir, 'player-captions.png');

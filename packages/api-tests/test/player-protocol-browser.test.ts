@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { makeClip, startPlayerFixture, uploadByTus, startTlsFront, type Answer, type Fixture, type Harness, type PlayerFixture, type TlsFront, browserSkip } from '../src/index';
+import { hangGuardMs, makeClip, startPlayerFixture, uploadByTus, startTlsFront, type Answer, type Fixture, type Harness, type PlayerFixture, type TlsFront, browserSkip } from '../src/index';
 
 /**
  * The player.js protocol in Debian's chromium: a page on another origin (`embed.localhost`, which
@@ -78,14 +78,14 @@ describe('the player speaks player.js to @vimeo/player and @reelbase/player-api 
     const page = await browser.newPage();
     await setup(page);
     await page.goto(`${embedOrigin}/${client}?src=${encodeURIComponent(src)}`);
-    await page.waitForFunction('window.player', undefined, { timeout: 10_000 });
-    await page.waitForFunction('player.ready().then(() => true)', undefined, { timeout: 10_000 });
+    await page.waitForFunction('window.player', undefined, { timeout: hangGuardMs });
+    await page.waitForFunction('player.ready().then(() => true)', undefined, { timeout: hangGuardMs });
     return page;
   }
 
   /** Waits until the page has heard `name` (past the first `after` events) and answers its data. */
   async function heard(page: Page, name: string, after = 0): Promise<unknown> {
-    const found = await page.waitForFunction(`heard.slice(${after}).filter((e) => e[0] === ${JSON.stringify(name)})[0]`, undefined, { timeout: 15_000, polling: 50 });
+    const found = await page.waitForFunction(`heard.slice(${after}).filter((e) => e[0] === ${JSON.stringify(name)})[0]`, undefined, { timeout: hangGuardMs, polling: 50 });
     return ((await found.jsonValue()) as [string, unknown])[1];
   }
   const count = (page: Page) => page.evaluate('heard.length') as Promise<number>;
@@ -116,7 +116,7 @@ describe('the player speaks player.js to @vimeo/player and @reelbase/player-api 
     for (const d of [play.duration, (await call('player.getDuration()')) as number]) assert.ok(Math.abs(d - 6) < 0.1, `duration ${d}`);
     assert.equal(await call('player.getPaused()'), false);
     const first = (await call('player.getCurrentTime()')) as number;
-    await page.waitForFunction(`player.getCurrentTime().then((t) => t > ${first} + 0.3)`, undefined, { timeout: 10_000, polling: 100 });
+    await page.waitForFunction(`player.getCurrentTime().then((t) => t > ${first} + 0.3)`, undefined, { timeout: hangGuardMs, polling: 100 });
 
     // Qualities: auto and each rung; a rung chosen plays at that rung's size.
     assert.deepEqual(await call('player.getQualities()'), [
@@ -140,7 +140,7 @@ describe('the player speaks player.js to @vimeo/player and @reelbase/player-api 
     assert.deepEqual(await call('player.getCurrentChapter()'), { startTime: 3, title: 'Middle', index: 2 });
     await call('player.play()');
     // The 240p rung is what plays now.
-    await page.waitForFunction('player.getVideoHeight().then((h) => h === 240)', undefined, { timeout: 10_000, polling: 100 });
+    await page.waitForFunction('player.getVideoHeight().then((h) => h === 240)', undefined, { timeout: hangGuardMs, polling: 100 });
 
     const ended = (await heard(page, 'ended', mark)) as { seconds: number; percent: number };
     assert.equal(ended.percent, 1);
@@ -161,7 +161,7 @@ describe('the player speaks player.js to @vimeo/player and @reelbase/player-api 
     // off: the page hears no more of that event.
     await page.evaluate('player.off("timeupdate"); heard.length = 0; player.setCurrentTime(1).then(() => player.play())');
     await heard(page, 'play');
-    await page.waitForFunction('player.getCurrentTime().then((t) => t > 1.6)', undefined, { timeout: 10_000, polling: 100 });
+    await page.waitForFunction('player.getCurrentTime().then((t) => t > 1.6)', undefined, { timeout: hangGuardMs, polling: 100 });
     assert.equal(await page.evaluate('heard.filter((e) => e[0] === "timeupdate").length'), 0);
     // destroy: the iframe goes, a call still waiting fails.
     assert.equal(await page.evaluate('player.destroy().then(() => document.querySelectorAll("iframe").length)'), 0);
@@ -207,7 +207,7 @@ describe('the player speaks player.js to @vimeo/player and @reelbase/player-api 
     const page = await embed('api', `${h.server.url}/videos/${id}/player`, (p) => p.route('**/media/play/**', (route) => route.abort()));
     await hear(page, ['error']);
     await page.evaluate('player.play().catch(() => {})');
-    const found = await page.waitForFunction('heard.filter((e) => e[0] === "error" && e[1].name === "MediaError")[0]', undefined, { timeout: 15_000, polling: 50 });
+    const found = await page.waitForFunction('heard.filter((e) => e[0] === "error" && e[1].name === "MediaError")[0]', undefined, { timeout: hangGuardMs, polling: 50 });
     const error = ((await found.jsonValue()) as [string, { name: string; message: string; method: unknown }])[1];
     assert.deepEqual([error.name, error.method, typeof error.message], ['MediaError', null, 'string']);
     await page.close();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { drivers, expectError, filesUnder, Harness, makeClip, type Answer, type Fixture } from '../src/index';
+import { drivers, expectError, filesUnder, Harness, makeClip, until, type Answer, type Fixture } from '../src/index';
 import { sendByTus, uploadByTus } from '../src/media';
 import { recountUploadQuota, type UserRecord } from '@reelbase/core';
 
@@ -116,10 +116,7 @@ for (const driver of drivers) {
       assert.equal(pulled.status, 201, pulled.text);
       // The pull runs in the background once the answer is committed.
       let upload = pulled.body.upload;
-      for (let i = 0; i < 200 && upload.status === 'in_progress'; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        upload = (await h.call('GET', pulled.body.uri, { token: alice.token })).body.upload;
-      }
+      await until(async () => (upload = (await h.call('GET', pulled.body.uri, { token: alice.token })).body.upload).status !== 'in_progress', 'the pull to fail');
       assert.equal(upload.status, 'error');
       assert.deepEqual(await space(), { free: quota, max: quota, used: 0, showing: 'lifetime', videos: 1 });
       await remove(idOf(pulled));

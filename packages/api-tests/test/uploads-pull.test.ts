@@ -4,17 +4,16 @@ import type { AddressInfo } from 'node:net';
 import { readdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { eq, type JobRecord } from '@reelbase/core';
-import { drivers, Harness, makeClip, type Fixture } from '../src/index';
+import { drivers, Harness, makeClip, until, type Fixture } from '../src/index';
 
 /** Waits for a pull (real network I/O in the background) to settle: polls the video, no fixed sleeps. */
 async function settled(h: Harness, token: string, uri: string): Promise<Record<string, any>> {
-  for (let i = 0; i < 200; i++) {
-    const r = await h.call('GET', uri, { token });
-    const status = r.body.upload?.status ?? r.body.status;
-    if (status !== 'in_progress') return r.body;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`${uri} never finished its pull`);
+  let body: Record<string, any> = {};
+  await until(async () => {
+    body = (await h.call('GET', uri, { token })).body;
+    return (body.upload?.status ?? body.status) !== 'in_progress';
+  }, `${uri} to finish its pull`);
+  return body;
 }
 
 const files = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
@@ -81,8 +80,7 @@ describe('pull uploads: the server fetches upload.link', () => {
     const text = await pull(h, alice, `${base}/text`);
     assert.deepEqual([text.status, text.transcode.status], ['transcode_error', 'error']);
     // The background pull removes a refused file just after recording the outcome: wait for it.
-    for (let i = 0; i < 200 && files(h.filesDir) !== before; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    assert.equal(files(h.filesDir), before);
+    await until(() => files(h.filesDir) === before, 'the refused files to be removed');
   });
 
   it('refuses loopback and private addresses unless configured', async () => {

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { drivers, expectError, Harness, makeClip, type Fixture } from '../src/index';
+import { drivers, expectError, Harness, makeClip, until, type Fixture } from '../src/index';
 
 /** Files left anywhere under the files directory (uploads in progress included). */
 const filesUnder = (dir: string): string[] =>
@@ -23,7 +23,7 @@ const sources = (files: string[]) => files.filter((f) => !f.includes('/'));
  * connection once `arrived()` says the server has them (a client whose network went away mid-upload).
  */
 function cutPatch(link: string, length: number, part: Uint8Array, arrived: () => boolean): Promise<void> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const req = request(link, {
       method: 'PATCH',
       headers: {
@@ -36,9 +36,8 @@ function cutPatch(link: string, length: number, part: Uint8Array, arrived: () =>
     req.on('error', () => resolve());
     req.on('close', () => resolve());
     req.flushHeaders();
-    req.write(part, async () => {
-      for (let i = 0; i < 1000 && !arrived(); i++) await new Promise((r) => setTimeout(r, 5));
-      req.destroy();
+    req.write(part, () => {
+      until(arrived, 'the part to reach the server’s disk').then(() => req.destroy(), (e) => (reject(e), req.destroy()));
     });
   });
 }
@@ -115,11 +114,11 @@ for (const driver of drivers) {
       await cutPatch(link, mp4.length, mp4.subarray(0, sent), () => existsSync(partial) && statSync(partial).size === sent);
       // The server settles the aborted request in the background; HEAD reports what it kept.
       let offset = -1;
-      for (let i = 0; i < 400 && offset <= 0; i++) {
+      await until(async () => {
         const head = await tus('HEAD', link);
         if (head.status === 200) offset = Number(head.headers.get('upload-offset'));
-        if (offset <= 0) await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+        return offset > 0;
+      }, 'HEAD to report the offset kept');
       assert.equal(offset, sent);
       assert.equal((await h.call('GET', `/videos/${id}`, { token: alice.token })).body.status, 'uploading');
       const rest = await patch(link, offset, mp4.subarray(offset));

@@ -25,11 +25,13 @@ describe('ffmpeg dies with the process that started it (issue 48)', () => {
     const parent = spawn(process.execPath, [...fromSource, '--input-type=module', '-e', program], { stdio: 'ignore' });
     try {
       let tools: ProcessEntry[] = [];
-      await until(() => (tools = descendants(parent.pid!).filter((p) => p.name === 'ffmpeg')).length === 2, 'two ffmpegs to start', 60_000);
+      await until(() => (tools = descendants(parent.pid!).filter((p) => p.name === 'ffmpeg')).length === 2, 'two ffmpegs to start');
       const exit = once(parent, 'exit');
       parent.kill('SIGKILL');
       await exit;
       const killed = performance.now();
+      // Issue 48's 3 s holds on a loaded machine: the kernel ends the watchdog's pipe with the parent,
+      // and what is left (a shell's read returning, one kill) is a wake-up, not CPU work.
       await until(() => !tools.some(stillRunning), 'the ffmpegs to die with their parent', 3000);
       assert.ok(performance.now() - killed <= 3000);
     } finally {
