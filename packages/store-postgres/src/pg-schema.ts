@@ -9,7 +9,7 @@ import { extensionSchema, planSearch, searchableTables } from './pg-search';
 import { planWindows, searchWindows } from './pg-windows';
 
 /** Any number that serves as the lock every opening process takes before changing the schema. */
-const SCHEMA_LOCK = 7_243_118_015;
+export const SCHEMA_LOCK = 7_243_118_015;
 
 interface Catalog extends MirrorCatalog {
   /** table → column → catalog type (with `:C` for text in the C collation). */
