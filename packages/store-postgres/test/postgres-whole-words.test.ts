@@ -42,7 +42,7 @@ describe('postgres store: whole words', { skip: notSelected }, () => {
         { name: 'Quieter days', description: 'Orchards' },
         { name: 'Harbour', description: null },
       ]);
-      const names = async (query: string) => (await store.find<{ name: string }>('clips', { where: matches(query) })).items.map((c) => c.name);
+      const names = async (query: string) => (await store.find<{ id: string; name: string }>('clips', { where: matches(query) })).items.map((c) => c.name);
       assert.deepEqual(await names('quiet orch'), ['Quiet orchard', 'Quieter days']);
       assert.deepEqual(await boundQueries(url, matches('quiet orch -"red car"')), ["('quiet' | 'quieter') & ('orchard' | 'orchards') & !('red' <-> 'car')"]);
 
