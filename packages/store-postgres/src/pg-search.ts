@@ -121,7 +121,8 @@ export async function planSearch(db: PoolClient, tables: PgTables, unaccent: str
     const definition = searchDefinition(table, unaccent);
     const index = quote(identifier(`rbsearch_${table.name}`));
     if (comments.get(table.name) === definition) continue;
-    if (comments.has(table.name)) ddl.push(`ALTER TABLE ${table.sql} DROP COLUMN ${SEARCH_COLUMN}`);
+    // CASCADE: the vocabulary's update trigger reads the column; planVocabulary makes it again, as the definition changed.
+    if (comments.has(table.name)) ddl.push(`ALTER TABLE ${table.sql} DROP COLUMN ${SEARCH_COLUMN} CASCADE`);
     ddl.push(`ALTER TABLE ${table.sql} ADD COLUMN ${SEARCH_COLUMN} tsvector GENERATED ALWAYS AS (${vector}) STORED`);
     ddl.push(`COMMENT ON COLUMN ${table.sql}.${SEARCH_COLUMN} IS '${definition.replaceAll("'", "''")}'`);
     ddl.push(`CREATE INDEX ${index} ON ${table.sql} USING gin (${SEARCH_COLUMN})`);
