@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { schema, type Doc, type Store } from '@reelbase/core';
+import { matches, schema, type Doc, type Store } from '@reelbase/core';
 import { seedPopulation } from '@reelbase/seed';
 import { openPostgresStore } from '../src/index';
 import type { PgStore } from '../src/pg-store';
@@ -96,12 +96,24 @@ describe('PostgreSQL bulk loads (insertMany in one statement)', { skip: notSelec
     assert.ok(bulk.some((i) => i.index === 'rbwin_videos__created_time_desc') && bulk.some((i) => i.index.startsWith('rb_ix_videos')), 'the windows and the schema indexes');
     assert.deepEqual(bulk, plain);
     assert.ok(bulk.every((i) => i.valid));
+    // The videos' vocabulary, left to the end, holds every word of theirs, and its trigger is back.
+    const [words] = await withClient(bulkUrl, async (db) =>
+      (
+        await db.query<{ missing: number; trigger: boolean }>(
+          `SELECT (SELECT count(*) FROM (SELECT unnest(tsvector_to_array(rb_search)) FROM videos EXCEPT SELECT word FROM rbwords_videos) AS w)::int AS missing,
+                  EXISTS (SELECT FROM pg_trigger WHERE tgname = 'rbwords_videos__insert') AS trigger`,
+        )
+      ).rows,
+    );
+    assert.deepEqual(words, { missing: 0, trigger: true });
   });
 
   it('gets the dropped B-trees back at the next open when a bulk load never closed', async () => {
     const url = await freshUrl();
     const store = (await openPostgresStore({ schema, url, bulkLoad: true })) as PgStore;
     await store.insertMany('videos', [{ name: 'Harbour', privacy_view: 'anybody' }]);
+    // Its vocabulary waits for the end: meanwhile a word is read as a prefix, and found.
+    assert.equal((await store.find('videos', { where: matches('harb') })).total, 1);
     // The process dies mid-load: its connections go, close() never runs.
     await store.pool.end();
     assert.ok(!(await btrees(url)).some((i) => i.index.startsWith('rb_ix_videos')), 'the load had dropped them');
@@ -109,5 +121,7 @@ describe('PostgreSQL bulk loads (insertMany in one statement)', { skip: notSelec
     const reopened = await btrees(url);
     assert.ok(reopened.some((i) => i.index.startsWith('rb_ix_videos')) && reopened.some((i) => i.index.startsWith('rbwin_videos')));
     assert.ok(reopened.every((i) => i.valid));
+    const words = await withClient(url, async (db) => (await db.query<{ word: string }>('SELECT word FROM rbwords_videos')).rows.map((r) => r.word));
+    assert.deepEqual(words, ['harbour']);
   });
 });
