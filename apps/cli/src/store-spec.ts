@@ -66,13 +66,14 @@ export function describeStore(spec: StoreSpec): string {
  * Opens the store a spec names, creating the file's directory. Drivers are imported lazily so a
  * command that talks HTTP never loads better-sqlite3, lowdb or pg. `bulk`: for a command that
  * writes a great deal at once (`seed`), a SQLite store gets a larger page cache and is opened for
- * a bulk load (indexes of empty tables, full-text ones included, built at close; see store-sqlite's bulk-load.ts).
+ * a bulk load (indexes of empty tables, full-text ones included, built at close; see store-sqlite's bulk-load.ts),
+ * and a PostgreSQL store builds the B-trees of its empty tables at close (store-postgres's pg-bulk-load.ts).
  * `progress` hears the build of a SQLite store's full-text index, which an upgrade makes at open.
  */
 export async function openStore(spec: StoreSpec, { bulk = false, progress }: { bulk?: boolean; progress?: (line: string) => void } = {}): Promise<Store> {
   if (spec.url) {
     const { openPostgresStore } = await import('@reelbase/store-postgres');
-    return openPostgresStore({ schema, url: spec.url });
+    return openPostgresStore({ schema, url: spec.url, bulkLoad: bulk });
   }
   if (spec.path) mkdirSync(dirname(spec.path), { recursive: true });
   if (spec.driver === 'sqlite') {

@@ -206,6 +206,13 @@ for (const driver of drivers) {
         assert.deepEqual(names(await search(query('harbor'))), ['Harbor lights']);
       });
 
+      it('reads as near only the words that find nothing as written; the others stay as written', async () => {
+        // "harbour" and "lights" are each found, never together: no near look, though "Harbor lights" is near both.
+        assert.deepEqual(names(await search(query('harbour lights'))), []);
+        // "ferry" is found as written (a description), so it stays a word of any field; "harboux" is near a name.
+        assert.deepEqual(names(await search(query('harboux ferry'))), near(['Harbor lights']));
+      });
+
       it('ranks near names by nearness, and keeps them a filter under the other sorts', async () => {
         // "harboux" is nearer "Harbour" than "Harbor lights", which is the newer.
         assert.deepEqual(names(await search(query('harboux'))), near(['Harbour', 'Harbor lights']));

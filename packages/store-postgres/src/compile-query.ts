@@ -161,6 +161,12 @@ export function compileFindOne(tables: PgTables, table: PgTable, where: Filter, 
   return { sql, params: params.values };
 }
 
+/** Whether anything matches: its first row in no order, so the planner may stop at the first it finds. */
+export function compileExists(tables: PgTables, table: PgTable, where: Filter): Statement {
+  const params = newParams();
+  return { sql: `SELECT FROM ${table.sql}${compileWhere(tables, table, where, params)} LIMIT 1`, params: params.values };
+}
+
 /** Up to `limit` matches in order, locked for the transaction; rows other transactions hold are skipped. */
 export function compileLockNext(tables: PgTables, table: PgTable, where: Filter, orderBy: FindOptions['orderBy'], limit: number): Statement {
   const params = newParams();

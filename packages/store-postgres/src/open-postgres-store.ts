@@ -1,5 +1,6 @@
 import type { Schema, Store } from '@reelbase/core';
 import pg from 'pg';
+import { beginBulkLoad } from './pg-bulk-load';
 import { Operations } from './pg-operations';
 import { ensureSchema } from './pg-schema';
 import { PgStore } from './pg-store';
@@ -13,6 +14,12 @@ export interface PostgresStoreOptions {
   maxConnections?: number;
   /** How many times a transaction runs before a serialization failure or deadlock is given up on (default 10). */
   transactionAttempts?: number;
+  /**
+   * Opened to be filled in bulk (`reelbase seed`): the non-unique B-trees of empty tables are
+   * dropped and built at close() from the loaded rows (pg-bulk-load.ts). close() must run; a load
+   * that never closes gets them back at the store's next open.
+   */
+  bulkLoad?: boolean;
 }
 
 /**
@@ -26,7 +33,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   pool.on('error', () => undefined);
   try {
     const tables = await ensureSchema(pool, options.schema);
-    return new PgStore(pool, new Operations(tables), options.transactionAttempts ?? 10);
+    const endLoad = options.bulkLoad ? await beginBulkLoad(pool, options.schema, tables) : undefined;
+    return new PgStore(pool, new Operations(tables), options.transactionAttempts ?? 10, endLoad);
   } catch (error) {
     await pool.end();
     throw error;

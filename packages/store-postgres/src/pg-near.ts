@@ -29,10 +29,14 @@ export const NEAR_THRESHOLD = 0.5;
  */
 export const NEAR_SETTING = `SET LOCAL pg_trgm.word_similarity_threshold = ${NEAR_THRESHOLD}`;
 
-/** A search falling back to near matches, and the schema of pg_trgm's operators. */
+/**
+ * A search falling back to near matches, the schema of pg_trgm's operators, and the bare words
+ * read as near: those that find nothing as written (nearWords); the others match as written.
+ */
 export interface Near {
   query: SearchQuery;
   trigrams: string;
+  words: readonly SearchTerm[];
 }
 
 const INDEX_PREFIX = 'rbtrgm_';
@@ -88,8 +92,29 @@ export async function planNear(db: PoolClient, tables: PgTables, trigrams: strin
 export function nearSearch(tables: PgTables, table: PgTable, where: Filter | undefined): Near | undefined {
   const found = requiredMatch(tables, table, where);
   if (!found?.table.trigrams || !found.query.terms.some(isNearWord)) return undefined;
-  return { query: found.query, trigrams: found.table.trigrams };
+  return { query: found.query, trigrams: found.table.trigrams, words: found.query.terms.filter(isNearWord) };
 }
+
+/**
+ * `where` asking, in `near`'s search's place, for one of its bare words alone: whether that word
+ * finds anything as written under the list's own conditions (visibility, filters), which decides
+ * whether it is read as near (docs/search.md "Typos"). Under the same conditions, so whether a
+ * word is read as near tells nothing of rows the caller may not list.
+ */
+export function wordAlone(where: Filter, near: Near, word: SearchTerm): Filter {
+  const swap = (f: Filter): Filter => {
+    if ('match' in f) return f.match === near.query ? { match: { terms: [word] } } : f;
+    if ('and' in f) return { and: f.and.map(swap) };
+    if ('or' in f) return { or: f.or.map(swap) };
+    if ('not' in f) return { not: swap(f.not) };
+    if (f.op === 'inSelect' && f.select.where) return { ...f, select: { ...f.select, where: swap(f.select.where) } };
+    return f;
+  };
+  return swap(where);
+}
+
+/** Whether the first look (the search as written, which found nothing) already says every bare word finds nothing: it was one bare word alone. */
+export const nearWordsKnown = (near: Near): boolean => near.query.terms.length === 1;
 
 function requiredMatch(tables: PgTables, table: PgTable, where: Filter | undefined): { query: SearchQuery; table: PgTable } | undefined {
   if (!where) return undefined;
@@ -113,20 +138,19 @@ export const nearDialect = (near: Near): SqlDialect<unknown> => ({
   match: (table, query, params) => (query === near.query ? nearMatch(table, near, params) : pgDialect.match(table, query, params)),
 });
 
-/** Every bare word near a word of the names; the phrases and exclusions by the tsquery, as ever. */
+/** Every near word near a word of the names; the other words, phrases and exclusions by the tsquery, as ever. */
 function nearMatch(table: SqlTable, near: Near, params: SqlParams<unknown>): string {
   const names = namesOf(table);
-  const words = near.query.terms.filter(isNearWord).map((t) => `${names} OPERATOR(${quote(near.trigrams)}.%>) ${params.bind(t.words[0])}`);
-  const exact = near.query.terms.filter((t) => !isNearWord(t));
+  const words = near.words.map((t) => `${names} OPERATOR(${quote(near.trigrams)}.%>) ${params.bind(t.words[0])}`);
+  const exact = near.query.terms.filter((t) => !near.words.includes(t));
   if (exact.length > 0) words.push(`${SEARCH_COLUMN} @@ ${tsQueryExpression(params.bind(tsQuery({ terms: exact })))}`);
   return `(${words.join(' AND ')})`;
 }
 
-/** Relevance of a near match: the similarity of each bare word to the names, summed. */
+/** Relevance of a near match: the similarity of each near word to the names, summed. */
 export function nearScore(table: SqlTable, near: Near, bind: (value: string) => string): string {
   const names = namesOf(table);
-  return `(${near.query.terms
-    .filter(isNearWord)
+  return `(${near.words
     .map((t) => `${quote(near.trigrams)}.word_similarity(${bind(t.words[0])}, ${names})`)
     .join(' + ')})`;
 }

@@ -6,10 +6,11 @@ import { MIRROR_PREFIX, planMirror, type MirrorCatalog } from './pg-mirror';
 import { createRateTable, RATE_TABLE } from './pg-rate-limiter';
 import { hasNames, planNear } from './pg-near';
 import { extensionSchema, planSearch, searchableTables } from './pg-search';
+import { planVocabulary } from './pg-vocabulary';
 import { planWindows, searchWindows } from './pg-windows';
 
 /** Any number that serves as the lock every opening process takes before changing the schema. */
-const SCHEMA_LOCK = 7_243_118_015;
+export const SCHEMA_LOCK = 7_243_118_015;
 
 interface Catalog extends MirrorCatalog {
   /** table → column → catalog type (with `:C` for text in the C collation). */
@@ -151,6 +152,7 @@ export async function ensureSchema(pool: Pool, schema: Schema): Promise<PgTables
     const planAll = async () => [
       ...plan(schema, tables, await readCatalog(client)),
       ...(await planSearch(client, tables, unaccent)),
+      ...(await planVocabulary(client, tables, unaccent)),
       ...(await planWindows(client, schema, tables)),
       ...(await planNear(client, tables, trigrams, unaccent)),
     ];

@@ -79,6 +79,9 @@ function vectorOf(table: SqlTable): string {
   return fields.length === 1 ? fields[0] : `ts_delete(${fields.join(` || '''${GAP}'':1'::tsvector || `)}, '${GAP}')`;
 }
 
+/** What a table's search column computes, as its comment records it: a column (and its vocabulary) is rebuilt when it changes. */
+export const searchDefinition = (table: SqlTable, unaccent: string | null): string => `${vectorOf(table)} /* ${foldRecord(unaccent)} */`;
+
 /**
  * The statements that bring the search columns, their functions and GIN indexes to the schema;
  * none when they match. A column is made again when its definition (recorded as its comment)
@@ -115,10 +118,11 @@ export async function planSearch(db: PoolClient, tables: PgTables, unaccent: str
   }
   for (const table of searchable) {
     const vector = vectorOf(table);
-    const definition = `${vector} /* ${foldRecord(unaccent)} */`;
+    const definition = searchDefinition(table, unaccent);
     const index = quote(identifier(`rbsearch_${table.name}`));
     if (comments.get(table.name) === definition) continue;
-    if (comments.has(table.name)) ddl.push(`ALTER TABLE ${table.sql} DROP COLUMN ${SEARCH_COLUMN}`);
+    // CASCADE: the vocabulary's update trigger reads the column; planVocabulary makes it again, as the definition changed.
+    if (comments.has(table.name)) ddl.push(`ALTER TABLE ${table.sql} DROP COLUMN ${SEARCH_COLUMN} CASCADE`);
     ddl.push(`ALTER TABLE ${table.sql} ADD COLUMN ${SEARCH_COLUMN} tsvector GENERATED ALWAYS AS (${vector}) STORED`);
     ddl.push(`COMMENT ON COLUMN ${table.sql}.${SEARCH_COLUMN} IS '${definition.replaceAll("'", "''")}'`);
     ddl.push(`CREATE INDEX ${index} ON ${table.sql} USING gin (${SEARCH_COLUMN})`);
@@ -126,9 +130,33 @@ export async function planSearch(db: PoolClient, tables: PgTables, unaccent: str
   return ddl;
 }
 
-/** tsquery text for a parsed search (which has a term to match): every word quoted, bare ones as prefixes. */
+/** The whole words each bare word of a search begins, by the word, where they were looked up (pg-vocabulary.ts). */
+const WHOLE_WORDS = new WeakMap<SearchQuery, ReadonlyMap<string, readonly string[]>>();
+
+/**
+ * A copy of `query` whose bare words are written as the whole words they begin (`wholeWords`,
+ * word → words) instead of as prefixes: the same matches, but a GIN index reads a prefix by
+ * gathering every match of every word it begins before combining them, where whole words are
+ * combined as they are read (pg-vocabulary.ts). A copy, made for one read, so words looked up
+ * once never stand for a later state of the store.
+ */
+export function withWholeWords(query: SearchQuery, wholeWords: ReadonlyMap<string, readonly string[]>): SearchQuery {
+  const copy = { terms: query.terms };
+  WHOLE_WORDS.set(copy, wholeWords);
+  return copy;
+}
+
+/** tsquery text of one term: a phrase's words in a row, a bare word as a prefix or as the whole words it begins; `weight` limits each to a tier. */
+function termQuery(query: SearchQuery, term: SearchTerm, weight = ''): string {
+  const whole = term.phrase ? undefined : WHOLE_WORDS.get(query)?.get(term.words[0]);
+  // A lexeme, unlike a typed word, is the index's own text: quoted as tsquery reads it.
+  if (whole) return `(${whole.map((w) => `'${w.replaceAll('\\', '\\\\').replaceAll("'", "''")}'${weight ? `:${weight}` : ''}`).join(' | ')})`;
+  return `(${term.words.map((w) => `'${w}'${term.phrase ? (weight ? `:${weight}` : '') : `:*${weight}`}`).join(' <-> ')})`;
+}
+
+/** tsquery text for a parsed search (which has a term to match): every word quoted, bare ones as prefixes (or the whole words they begin). */
 export function tsQuery(query: SearchQuery): string {
-  const term = (t: SearchTerm) => `(${t.words.map((w) => `'${w}'${t.phrase ? '' : ':*'}`).join(' <-> ')})`;
+  const term = (t: SearchTerm) => termQuery(query, t);
   return [...query.terms.filter((t) => !t.exclude).map(term), ...query.terms.filter((t) => t.exclude).map((t) => `!${term(t)}`)].join(' & ');
 }
 
@@ -141,16 +169,14 @@ export const tsQueryExpression = (bound: string): string => `to_tsquery('simple'
  * its placeholder.
  */
 export function tsScore(table: SqlTable, query: SearchQuery, bind: (value: string) => string): string {
-  const term = (t: SearchTerm) => tierScore(table.search?.length ?? 0, (tier) => `${SEARCH_COLUMN} @@ ${tsQueryExpression(bind(inTier(t, tier)))}`);
+  const term = (t: SearchTerm) => tierScore(table.search?.length ?? 0, (tier) => `${SEARCH_COLUMN} @@ ${tsQueryExpression(bind(termQuery(query, t, 'ABCD'[tier])))}`);
   return `(${query.terms.filter((t) => !t.exclude).map(term).join(' + ')})`;
 }
 
-/** tsquery text of "`term` matches in `tier`" (tsvector weight A to D). */
-const inTier = (term: SearchTerm, tier: number): string => `(${term.words.map((w) => `'${w}':${term.phrase ? '' : '*'}${'ABCD'[tier]}`).join(' <-> ')})`;
 
 /**
  * The condition "every wanted term of `query` matches in the first tier" (a name): the rows of
  * the highest relevance there is, every term scoring its heaviest weight.
  */
 export const firstTierMatch = (query: SearchQuery, bind: (value: string) => string): string =>
-  `${SEARCH_COLUMN} @@ ${tsQueryExpression(bind(query.terms.filter((t) => !t.exclude).map((t) => inTier(t, 0)).join(' & ')))}`;
+  `${SEARCH_COLUMN} @@ ${tsQueryExpression(bind(query.terms.filter((t) => !t.exclude).map((t) => termQuery(query, t, 'A')).join(' & ')))}`;

@@ -25,6 +25,8 @@ export class PgStore implements Store {
     readonly pool: Pool,
     readonly operations: Operations,
     readonly attempts: number,
+    /** Builds what a bulk load deferred (pg-bulk-load.ts), at close. */
+    readonly endLoad?: () => Promise<void>,
   ) {
     this.#reads = poolReads(pool);
   }
@@ -116,10 +118,15 @@ export class PgStore implements Store {
     if (this.#closed) return;
     this.#closed = true;
     await this.#mutex.run({}, async () => {
-      // After a bulk load (ANALYZE_AFTER_ROWS), so the next reader plans with the rows' statistics.
-      // Statistics only speed reads up (autovacuum makes them too): a failure still closes.
-      for (const table of this.operations.takeLoaded()) await this.pool.query(`ANALYZE ${table.sql}`).catch(() => undefined);
-      await this.pool.end();
+      try {
+        // Before ANALYZE, which reads the expression indexes' values too.
+        await this.endLoad?.();
+        // After a bulk load (ANALYZE_AFTER_ROWS), so the next reader plans with the rows' statistics.
+        // Statistics only speed reads up (autovacuum makes them too): a failure still closes.
+        for (const table of this.operations.takeLoaded()) await this.pool.query(`ANALYZE ${table.sql}`).catch(() => undefined);
+      } finally {
+        await this.pool.end();
+      }
     });
   }
 

@@ -19,7 +19,7 @@ export interface SearchWindow {
   order: string;
 }
 
-const WINDOW_PREFIX = 'rbwin_';
+export const WINDOW_PREFIX = 'rbwin_';
 
 /**
  * The windows of a searchable table: its relevance tie-break descending (CollectionSchema.searchTies,

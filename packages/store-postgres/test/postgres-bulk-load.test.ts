@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { schema, type Doc, type Store } from '@reelbase/core';
+import { matches, schema, type Doc, type Store } from '@reelbase/core';
 import { seedPopulation } from '@reelbase/seed';
 import { openPostgresStore } from '../src/index';
+import type { PgStore } from '../src/pg-store';
 import { freshUrl, notSelected, withClient } from './selection';
 
 /** A store whose insertMany inserts one document a statement, as the driver did before it wrote a batch in one. */
@@ -24,6 +25,23 @@ function rowByRow(store: Store): Store {
   });
 }
 
+interface Index {
+  table: string;
+  index: string;
+  valid: boolean;
+}
+
+/** The B-tree indexes of the store's schema, valid or not. */
+const btrees = (url: string): Promise<Index[]> =>
+  withClient(url, async (db) =>
+    (
+      await db.query<Index>(
+        `SELECT t.relname AS table, i.relname AS index, x.indisvalid AS valid FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
+          JOIN pg_am am ON am.oid = i.relam WHERE t.relnamespace = current_schema()::regnamespace AND am.amname = 'btree' ORDER BY 1, 2`,
+      )
+    ).rows,
+  );
+
 /** Every document of every collection, in id order. */
 async function everything(store: Store): Promise<Record<string, Doc[]>> {
   const all: Record<string, Doc[]> = {};
@@ -37,12 +55,15 @@ describe('PostgreSQL bulk loads (insertMany in one statement)', { skip: notSelec
   const now = new Date('2026-06-01T00:00:00Z');
   let bulkUrl: string;
   const seeded: Record<string, Doc[]>[] = [];
+  const droppedDuringLoad: Index[] = [];
 
   before(async () => {
+    // The first opened for a bulk load (its B-trees built at close), the second not, one row a statement.
     for (const wrap of [(s: Store) => s, rowByRow]) {
       const url = await freshUrl();
       bulkUrl ??= url;
-      const store = await openPostgresStore({ schema, url });
+      const store = await openPostgresStore({ schema, url, bulkLoad: wrap !== rowByRow });
+      if (url === bulkUrl) droppedDuringLoad.push(...(await btrees(url)).filter((i) => i.table === 'videos'));
       try {
         await seedPopulation(wrap(store), population, { now });
         seeded.push(await everything(store));
@@ -63,5 +84,44 @@ describe('PostgreSQL bulk loads (insertMany in one statement)', { skip: notSelec
     );
     // Tables loaded with 1,000 rows or more (ANALYZE_AFTER_ROWS); the small ones are left to autovacuum.
     assert.deepEqual(analyzed, ['activities', 'likes']);
+  });
+
+  it('builds at close the B-trees a bulk load dropped, as a store opened without one has them', async () => {
+    // While loading, the empty videos table kept only its primary key.
+    assert.deepEqual(
+      droppedDuringLoad.map((i) => i.index),
+      ['videos_pkey'],
+    );
+    const [bulk, plain] = await Promise.all([btrees(bulkUrl), freshUrl().then(async (url) => (await openPostgresStore({ schema, url })).close().then(() => btrees(url)))]);
+    assert.ok(bulk.some((i) => i.index === 'rbwin_videos__created_time_desc') && bulk.some((i) => i.index.startsWith('rb_ix_videos')), 'the windows and the schema indexes');
+    assert.deepEqual(bulk, plain);
+    assert.ok(bulk.every((i) => i.valid));
+    // The videos' vocabulary, left to the end, holds every word of theirs, and its trigger is back.
+    const [words] = await withClient(bulkUrl, async (db) =>
+      (
+        await db.query<{ missing: number; trigger: boolean }>(
+          `SELECT (SELECT count(*) FROM (SELECT unnest(tsvector_to_array(rb_search)) FROM videos EXCEPT SELECT word FROM rbwords_videos) AS w)::int AS missing,
+                  EXISTS (SELECT FROM pg_trigger WHERE tgname = 'rbwords_videos__insert') AS trigger`,
+        )
+      ).rows,
+    );
+    assert.deepEqual(words, { missing: 0, trigger: true });
+  });
+
+  it('gets the dropped B-trees back at the next open when a bulk load never closed', async () => {
+    const url = await freshUrl();
+    const store = (await openPostgresStore({ schema, url, bulkLoad: true })) as PgStore;
+    await store.insertMany('videos', [{ name: 'Harbour', privacy_view: 'anybody' }]);
+    // Its vocabulary waits for the end: meanwhile a word is read as a prefix, and found.
+    assert.equal((await store.find('videos', { where: matches('harb') })).total, 1);
+    // The process dies mid-load: its connections go, close() never runs.
+    await store.pool.end();
+    assert.ok(!(await btrees(url)).some((i) => i.index.startsWith('rb_ix_videos')), 'the load had dropped them');
+    await (await openPostgresStore({ schema, url })).close();
+    const reopened = await btrees(url);
+    assert.ok(reopened.some((i) => i.index.startsWith('rb_ix_videos')) && reopened.some((i) => i.index.startsWith('rbwin_videos')));
+    assert.ok(reopened.every((i) => i.valid));
+    const words = await withClient(url, async (db) => (await db.query<{ word: string }>('SELECT word FROM rbwords_videos')).rows.map((r) => r.word));
+    assert.deepEqual(words, ['harbour']);
   });
 });

@@ -171,6 +171,7 @@ export function searchTests(driver: StoreTestDriver): void {
         ['a misspelt word finds the name near it', 'documentery', near(['4'])],
         ['a word spelt another way finds the name', 'harbor', near(['6'])],
         ['every bare word must be near the names', 'documentery harbor', []],
+        ['a word found as written stays as written, in any field', 'cafes documentery', near(['4'])],
         ['only names are near: a word near a body finds nothing', 'fishng', []],
         ['exclusions still exclude', 'documentery -film', []],
         ['exclusions exclude only what they name', 'documentery -beach', near(['4'])],
