@@ -172,7 +172,7 @@ const noViewerFacts: PageFacts = { liked: noTimes, watchlater: noTimes, watched:
  * many channels they moderate. Read whole (few rows), they are the same for every page: remembered
  * per viewer document while the store's generation stands (GenerationMemory).
  */
-function viewerFacts(store: Store, viewer: UserRecord, videoIds: readonly string[]): Promise<PageFacts> {
+function viewerFacts(store: Store, viewer: UserRecord, videoIds: readonly string[]): PageFacts | Promise<PageFacts> {
   const whole = (total: number) => store.remembersReads === true && total <= WHOLE_ROWS;
   const read = async (): Promise<PageFacts> => {
     const times = (collection: 'likes' | 'watchlater' | 'watched', total: number) =>
@@ -185,10 +185,13 @@ function viewerFacts(store: Store, viewer: UserRecord, videoIds: readonly string
     ]);
     return { liked, watchlater, watched, moderatedChannels };
   };
-  const pageFree = [viewer.likes_total, viewer.watchlater_total, viewer.watched_total].every(whole);
-  if (pageFree) return viewersFacts.get(store, viewer, '', read);
+  const pageFree = whole(viewer.likes_total) && whole(viewer.watchlater_total) && whole(viewer.watched_total);
   // One video's facts (GET /videos/{id}, read over and over by its viewer): remembered per video.
-  return videoIds.length === 1 ? viewersVideoFacts.get(store, viewer, videoIds[0], read) : read();
+  const memory = pageFree ? viewersFacts : videoIds.length === 1 ? viewersVideoFacts : null;
+  if (!memory) return read();
+  const key = pageFree ? '' : videoIds[0];
+  // Known, they are answered as they are: no promise to wait a microtask for.
+  return memory.known(store, viewer, key) ?? memory.get(store, viewer, key, read);
 }
 
 const viewersFacts = new GenerationMemory<PageFacts>(1);
