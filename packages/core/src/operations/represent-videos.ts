@@ -217,5 +217,14 @@ const timesOf = (rows: readonly UserVideoRecord[]): ReadonlyMap<string, string> 
 const rememberedTimes = new WeakMap<readonly UserVideoRecord[], ReadonlyMap<string, string>>();
 
 export async function representOne(ctx: Context<unknown>, video: VideoRecord): Promise<Record<string, unknown>> {
-  return (await representVideos(ctx, [video]))[0];
+  return (await representVideos(ctx, pageOfOne(video)))[0];
 }
+
+/**
+ * A shared video document as a page of one, the same shared array on every read of it: its reads
+ * (pageReads) and its Clip as each viewer sees it (sharedPages) are then remembered as a hot list
+ * page's are, where a new array on every GET /videos/{id} built them again each time.
+ */
+const pageOfOne = (video: VideoRecord): readonly VideoRecord[] => (isShared(video) ? sharedOnce(pagesOfOne, video, () => [video]) : [video]);
+
+const pagesOfOne = new WeakMap<VideoRecord, readonly VideoRecord[]>();
