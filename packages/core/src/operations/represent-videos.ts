@@ -37,8 +37,11 @@ export async function representVideos(ctx: Context<unknown>, videos: readonly Vi
   const build = () => clipsOf(videos, owners, folders.items, { liked, watchlater, watched, moderatedChannels }, ondemand, purchases, rc);
   // A page with On Demand videos shows purchases, which run out with time: built on every read.
   if (!isShared(videos) || ondemand.size > 0) return build();
-  const shows = [...owners, folders.items, viewer, liked, watchlater, watched].map((part) => (part ? identityOf(part) : 0));
-  const key = `${shows.join(',')}\u0000${rc.ownerFiles === true}\u0000${moderatedChannels}\u0000${rc.baseUrl}\u0000${rc.version.join('.')}\u0000${trackLinkExpiry(rc.now)}`;
+  // Written out part by part: no arrays made for a key built on every read of a hot page.
+  let shows = '';
+  for (const owner of owners) shows += `${identityOf(owner)},`;
+  shows += `${identityOf(folders.items)},${viewer ? identityOf(viewer) : 0},${identityOf(liked)},${identityOf(watchlater)},${identityOf(watched)}`;
+  const key = `${shows}\u0000${rc.ownerFiles === true}\u0000${moderatedChannels}\u0000${rc.baseUrl}\u0000${rc.version.join('.')}\u0000${trackLinkExpiry(rc.now)}`;
   return sharedPages.get(videos, key, () => deepFreeze(build()));
 }
 
