@@ -189,16 +189,18 @@ function viewerFacts(store: Store, viewer: UserRecord, videoIds: readonly string
     return { liked, watchlater, watched, moderatedChannels };
   };
   const pageFree = whole(viewer.likes_total) && whole(viewer.watchlater_total) && whole(viewer.watched_total);
-  // One video's facts (GET /videos/{id}, read over and over by its viewer): remembered per video.
-  const memory = pageFree ? viewersFacts : videoIds.length === 1 ? viewersVideoFacts : null;
+  // One video's facts (GET /videos/{id}, read over and over by its viewer) are remembered per video,
+  // and a shared page's (a hot list page, whose ids pageReads made once) per page: asked anew, the
+  // reads' conditions name every id of the page, and their keys were written out on every read.
+  const memory = pageFree ? viewersFacts : videoIds.length === 1 || isShared(videoIds) ? viewersVideoFacts : null;
   if (!memory) return read();
-  const key = pageFree ? '' : videoIds[0];
+  const key = pageFree ? '' : videoIds.length === 1 ? videoIds[0] : `page\u0000${identityOf(videoIds)}`;
   // Known, they are answered as they are: no promise to wait a microtask for.
   return memory.known(store, viewer, key) ?? memory.get(store, viewer, key, read);
 }
 
 const viewersFacts = new GenerationMemory<PageFacts>(1);
-/** Per viewer, the facts of the videos they read one at a time lately. */
+/** Per viewer, the facts of the videos they read one at a time lately, and of the shared pages they read. */
 const viewersVideoFacts = new GenerationMemory<PageFacts>(1024);
 const noFolders = { items: [] as readonly ProjectRecord[], total: 0 };
 
