@@ -1,5 +1,6 @@
 // A viewer with more likes, queued and watched videos than are read whole has each video's facts
-// remembered per video (core's represent-videos.ts): what they do shows on the next read at once.
+// remembered per video, and a list page's per page (core's represent-videos.ts): what they do shows
+// on the next read at once.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { drivers, Harness, type Fixture } from '../src/index';
@@ -8,15 +9,16 @@ import { drivers, Harness, type Fixture } from '../src/index';
 const many = { likes_total: 60, watchlater_total: 60, watched_total: 60 };
 
 for (const driver of drivers) {
-  describe(`GET /videos/{video_id} by a viewer with many likes and queued videos (${driver.name})`, () => {
+  describe(`GET /videos/{video_id} and a list page by a viewer with many likes and queued videos (${driver.name})`, () => {
     let h: Harness;
     let viewer: Fixture;
+    let owner: Fixture;
     let first: string;
     let second: string;
     before(async () => {
       h = await Harness.start(driver);
       viewer = await h.user('Viewer', 'all', many);
-      const owner = await h.user('Owner');
+      owner = await h.user('Owner');
       first = await h.video(owner, { name: 'First' });
       second = await h.video(owner, { name: 'Second' });
     });
@@ -43,6 +45,20 @@ for (const driver of drivers) {
       await send('DELETE', `/me/watchlater/${second}`);
       assert.deepEqual(await shown(first), { liked: false, queued: false });
       assert.deepEqual(await shown(second), { liked: false, queued: false });
+    });
+
+    it("shows a like and its removal on the very next read of a list page holding the video", async () => {
+      const page = async () => {
+        const r = await h.call('GET', `/users/${owner.user.id}/videos?sort=alphabetical&direction=asc`, { token: viewer.token });
+        assert.equal(r.status, 200, r.text);
+        return (r.body.data as { name: string; metadata: { interactions: { like: { added: boolean } } } }[]).map((clip) => [clip.name, clip.metadata.interactions.like.added]);
+      };
+      assert.deepEqual(await page(), [['First', false], ['Second', false]]);
+      assert.deepEqual(await page(), [['First', false], ['Second', false]]);
+      await send('PUT', `/me/likes/${second}`);
+      assert.deepEqual(await page(), [['First', false], ['Second', true]]);
+      await send('DELETE', `/me/likes/${second}`);
+      assert.deepEqual(await page(), [['First', false], ['Second', false]]);
     });
   });
 }

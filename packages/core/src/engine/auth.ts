@@ -101,14 +101,19 @@ export const anonymousIdentity: Identity = { principal: anonymous, tokenHash: nu
  * Looks a presented token up: malformed, unknown, revoked, or whose user is gone → refused. A store
  * that offers a generation (Store.generation) moves it with every commit, its own or another
  * process's: until it moves, the token's record and its user are what they were, so the identity
- * read at that generation is answered again without reading them.
+ * read at that generation is answered again without reading them, and without a promise: a
+ * token read's caller is known in the same microtask.
  */
-export async function identify(store: Store, token: string | undefined, now: Date): Promise<Identity> {
+export function identify(store: Store, token: string | undefined, now: Date): Identity | Promise<Identity> {
   if (token === undefined) return anonymousIdentity;
-  const identity = await identities.get(store, store, token, () => lookUp(store, token));
-  // Time moves without a commit: expiry is checked on every request, remembered or not.
-  return 'expires' in identity && identity.expires !== undefined && identity.expires <= now.getTime() ? expired : identity;
+  const known = identities.known(store, store, token);
+  if (known) return unexpired(known, now);
+  return identities.get(store, store, token, () => lookUp(store, token)).then((identity) => unexpired(identity, now));
 }
+
+// Time moves without a commit: expiry is checked on every request, remembered or not.
+const unexpired = (identity: Identity, now: Date): Identity =>
+  'expires' in identity && identity.expires !== undefined && identity.expires <= now.getTime() ? expired : identity;
 
 const expired: Identity = { refused: 'The access token has expired.' };
 

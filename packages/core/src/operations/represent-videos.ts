@@ -37,8 +37,11 @@ export async function representVideos(ctx: Context<unknown>, videos: readonly Vi
   const build = () => clipsOf(videos, owners, folders.items, { liked, watchlater, watched, moderatedChannels }, ondemand, purchases, rc);
   // A page with On Demand videos shows purchases, which run out with time: built on every read.
   if (!isShared(videos) || ondemand.size > 0) return build();
-  const shows = [...owners, folders.items, viewer, liked, watchlater, watched].map((part) => (part ? identityOf(part) : 0));
-  const key = `${shows.join(',')}\u0000${rc.ownerFiles === true}\u0000${moderatedChannels}\u0000${rc.baseUrl}\u0000${rc.version.join('.')}\u0000${trackLinkExpiry(rc.now)}`;
+  // Written out part by part: no arrays made for a key built on every read of a hot page.
+  let shows = '';
+  for (const owner of owners) shows += `${identityOf(owner)},`;
+  shows += `${identityOf(folders.items)},${viewer ? identityOf(viewer) : 0},${identityOf(liked)},${identityOf(watchlater)},${identityOf(watched)}`;
+  const key = `${shows}\u0000${rc.ownerFiles === true}\u0000${moderatedChannels}\u0000${rc.baseUrl}\u0000${rc.version.join('.')}\u0000${trackLinkExpiry(rc.now)}`;
   return sharedPages.get(videos, key, () => deepFreeze(build()));
 }
 
@@ -172,7 +175,7 @@ const noViewerFacts: PageFacts = { liked: noTimes, watchlater: noTimes, watched:
  * many channels they moderate. Read whole (few rows), they are the same for every page: remembered
  * per viewer document while the store's generation stands (GenerationMemory).
  */
-function viewerFacts(store: Store, viewer: UserRecord, videoIds: readonly string[]): Promise<PageFacts> {
+function viewerFacts(store: Store, viewer: UserRecord, videoIds: readonly string[]): PageFacts | Promise<PageFacts> {
   const whole = (total: number) => store.remembersReads === true && total <= WHOLE_ROWS;
   const read = async (): Promise<PageFacts> => {
     const times = (collection: 'likes' | 'watchlater' | 'watched', total: number) =>
@@ -185,14 +188,19 @@ function viewerFacts(store: Store, viewer: UserRecord, videoIds: readonly string
     ]);
     return { liked, watchlater, watched, moderatedChannels };
   };
-  const pageFree = [viewer.likes_total, viewer.watchlater_total, viewer.watched_total].every(whole);
-  if (pageFree) return viewersFacts.get(store, viewer, '', read);
-  // One video's facts (GET /videos/{id}, read over and over by its viewer): remembered per video.
-  return videoIds.length === 1 ? viewersVideoFacts.get(store, viewer, videoIds[0], read) : read();
+  const pageFree = whole(viewer.likes_total) && whole(viewer.watchlater_total) && whole(viewer.watched_total);
+  // One video's facts (GET /videos/{id}, read over and over by its viewer) are remembered per video,
+  // and a shared page's (a hot list page, whose ids pageReads made once) per page: asked anew, the
+  // reads' conditions name every id of the page, and their keys were written out on every read.
+  const memory = pageFree ? viewersFacts : videoIds.length === 1 || isShared(videoIds) ? viewersVideoFacts : null;
+  if (!memory) return read();
+  const key = pageFree ? '' : videoIds.length === 1 ? videoIds[0] : `page\u0000${identityOf(videoIds)}`;
+  // Known, they are answered as they are: no promise to wait a microtask for.
+  return memory.known(store, viewer, key) ?? memory.get(store, viewer, key, read);
 }
 
 const viewersFacts = new GenerationMemory<PageFacts>(1);
-/** Per viewer, the facts of the videos they read one at a time lately. */
+/** Per viewer, the facts of the videos they read one at a time lately, and of the shared pages they read. */
 const viewersVideoFacts = new GenerationMemory<PageFacts>(1024);
 const noFolders = { items: [] as readonly ProjectRecord[], total: 0 };
 
@@ -214,5 +222,14 @@ const timesOf = (rows: readonly UserVideoRecord[]): ReadonlyMap<string, string> 
 const rememberedTimes = new WeakMap<readonly UserVideoRecord[], ReadonlyMap<string, string>>();
 
 export async function representOne(ctx: Context<unknown>, video: VideoRecord): Promise<Record<string, unknown>> {
-  return (await representVideos(ctx, [video]))[0];
+  return (await representVideos(ctx, pageOfOne(video)))[0];
 }
+
+/**
+ * A shared video document as a page of one, the same shared array on every read of it: its reads
+ * (pageReads) and its Clip as each viewer sees it (sharedPages) are then remembered as a hot list
+ * page's are, where a new array on every GET /videos/{id} built them again each time.
+ */
+const pageOfOne = (video: VideoRecord): readonly VideoRecord[] => (isShared(video) ? sharedOnce(pagesOfOne, video, () => [video]) : [video]);
+
+const pagesOfOne = new WeakMap<VideoRecord, readonly VideoRecord[]>();

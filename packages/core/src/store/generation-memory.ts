@@ -14,6 +14,17 @@ export class GenerationMemory<V> {
 
   constructor(private readonly perObject: number) {}
 
+  /**
+   * What is remembered of `about` under `key` while the generation stands, or undefined: answered
+   * without a promise, so a caller that finds it goes on in the same microtask.
+   */
+  known(store: Store, about: object, key: string): V | undefined {
+    const generation = store.generation?.();
+    if (generation === undefined) return undefined;
+    const last = this.#byObject.get(about)?.get(key);
+    return last && last.store === store && last.generation === generation ? last.value : undefined;
+  }
+
   async get(store: Store, about: object, key: string, read: () => Promise<V>): Promise<V> {
     // Taken before reading: what is read can then only be as new as the generation, or newer.
     const generation = store.generation?.();
