@@ -1,4 +1,4 @@
-import { createToken, createUser, monthRollupsOf, parseScopes, periodsOf, rollupsOf, type AnalyticsEventRecord, type Doc, type RollupRecord, type Store } from '@reelbase/core';
+import { createToken, createUser, foldEveryUserPeriod, monthRollupsOf, parseScopes, periodsOf, rollupsOf, type AnalyticsEventRecord, type Doc, type RollupRecord, type Store } from '@reelbase/core';
 import { newVideo } from '@reelbase/core/seeding';
 import { Batches, Random } from '@reelbase/seed';
 
@@ -29,7 +29,8 @@ const dayOfYear = (n: number): string => new Date(Date.UTC(Number(analyticsYear)
  * One creator with `videos` videos and `events` recorded events over `analyticsYear`, each video
  * watched on `activeDays` days of it. The events are made in memory only and folded with the
  * rollup job's own pure folds (`rollupsOf` a video-day, `monthRollupsOf` a video-month); what is
- * written is what the job would have written, through the store's bulk insert. Raw events are
+ * written is what the job would have written, through the store's bulk insert, then the user's
+ * days and months are folded from them by the job's own `foldEveryUserPeriod`. Raw events are
  * not written: the job keeps them 30 days, and a report never reads them.
  */
 export async function seedAnalytics(store: Store, videos: number, events: number): Promise<AnalyticsPopulation> {
@@ -83,6 +84,9 @@ export async function seedAnalytics(store: Store, videos: number, events: number
     for (const [month, rows] of byMonth) await months.add(monthRollupsOf(videoId, month, rows));
   }
   const [dayRows, monthRows] = [await days.end(), await months.end()];
+  // The user's days and months, folded from the rows written as the job folds them.
+  await foldEveryUserPeriod(store, user.id, 'day');
+  await foldEveryUserPeriod(store, user.id, 'month');
   return { userId: user.id, token, someVideos: ids.slice(0, 10), videos, events: made, dayRows, monthRows, milliseconds: performance.now() - started };
 }
 

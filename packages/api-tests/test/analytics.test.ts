@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { foldAnalytics } from '@reelbase/core';
+import { foldAnalytics, gte } from '@reelbase/core';
 import { drivers, expectError, Harness, type Fixture } from '../src/index';
 
 const desktop = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
@@ -217,11 +217,36 @@ for (const driver of drivers) {
       // January 7 for the first (2 devices, domains a, b and none), 4 for the second; February 4 each.
       assert.equal(folded.length, 19);
       assert.deepEqual(folded, fromDays);
-      // Folding everything again, months from scratch too (as for rollups made before months were), gives the same rows.
+      // A user's day and month rows are their video rows summed by dimension and value, `rows` counting them.
+      const userRows = async (collection: string, period: string) =>
+        (await store.find(collection, { limit: 1000 })).items.map((row) => JSON.stringify([row.user_id, row[period], row.dimension, row.value, row.rows, ...metrics.map((m) => row[m])])).sort();
+      const summed = async (collection: string, period: string) => {
+        const groups = new Map<string, { key: unknown[]; rows: number; sums: number[] }>();
+        for (const row of (await store.find(collection, { limit: 1000 })).items) {
+          const key = [row.user_id, row[period], row.dimension, row.value];
+          const group = groups.get(JSON.stringify(key)) ?? groups.set(JSON.stringify(key), { key, rows: 0, sums: metrics.map(() => 0) }).get(JSON.stringify(key))!;
+          group.rows++;
+          metrics.forEach((m, i) => (group.sums[i] += row[m] as number));
+        }
+        return [...groups.values()].map((g) => JSON.stringify([...g.key, g.rows, ...g.sums])).sort();
+      };
+      const [userDays, userMonths] = [await userRows('analytics_user_days', 'day'), await userRows('analytics_user_months', 'month')];
+      assert.deepEqual(userDays, await summed('analytics_rollups', 'day'));
+      assert.deepEqual(userMonths, await summed('analytics_month_rollups', 'month'));
+      // January: the total, a.example, b.example, none, desktop, mobile, FR; February (two phones): the total, none, mobile, FR.
+      assert.equal(userMonths.length, 11);
+      // Folding again changes nothing.
+      await store.delete('analytics_folds', 'fold');
+      await foldAnalytics(store, h.clock.now());
+      assert.deepEqual([await monthRows(), await userRows('analytics_user_days', 'day'), await userRows('analytics_user_months', 'month')], [folded, userDays, userMonths]);
+      // Folding everything again, months and users' rows from scratch too (as for rollups made before either was), gives the same rows.
       await store.delete('analytics_folds', 'fold');
       await store.delete('analytics_folds', 'months');
+      await store.delete('analytics_folds', 'users');
+      await store.deleteWhere('analytics_user_days', gte('day', ''));
+      await store.deleteWhere('analytics_user_months', gte('month', ''));
       await foldAnalytics(store, h.clock.now());
-      assert.deepEqual(await monthRows(), folded);
+      assert.deepEqual([await monthRows(), await userRows('analytics_user_days', 'day'), await userRows('analytics_user_months', 'month')], [folded, userDays, userMonths]);
     });
   });
 }

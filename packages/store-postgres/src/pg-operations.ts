@@ -291,6 +291,7 @@ export class Operations {
     const { sql, params } = compileFind(this.tables, table, read, near);
     const { rows } = await db.query<Row & { total: string }>(sql, params);
     const items = rows.map((row) => decodeRow<T>(row));
+    if (read.countTotal === false && !searches(read.where)) return { items, total: read.offset + items.length };
     if (rows.length === 0) return { items, total: read.offset === 0 && read.limit !== 0 ? 0 : await this.#count(db, table, read.where, near) };
     const counted = Number(rows[0].total);
     if (!searches(read.where) || counted <= (read.exactTotal ?? SEARCH_EXACT_TOTAL)) return { items, total: counted };

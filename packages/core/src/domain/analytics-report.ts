@@ -62,9 +62,13 @@ function rollupDimension(q: ReportQuery): RollupDimension {
   return chosen;
 }
 
-/** Where a report's days are summed from: day rollups, or month rollups for whole months (which `day` and `week` cannot use). */
+/**
+ * Where a report's days are summed from: day rollups, or month rollups for whole months (which
+ * `day` and `week` cannot use); a user's rollups (a row per period and value) unless the report
+ * is by video or of some videos only.
+ */
 interface Span {
-  collection: 'analytics_rollups' | 'analytics_month_rollups';
+  collection: 'analytics_rollups' | 'analytics_month_rollups' | 'analytics_user_days' | 'analytics_user_months';
   /** The field the span's bounds compare with, and its bounds (both included). */
   field: 'day' | 'month';
   from: string;
@@ -73,14 +77,15 @@ interface Span {
 
 /** The report's days as spans: the whole months from month rollups, the days before and after them from day rollups. */
 function spansOf(q: ReportQuery): Span[] {
-  const days = (from: string, to: string): Span => ({ collection: 'analytics_rollups', field: 'day', from, to });
+  const videos = q.dimension === 'video' || q.videoIds !== undefined;
+  const days = (from: string, to: string): Span => ({ collection: videos ? 'analytics_rollups' : 'analytics_user_days', field: 'day', from, to });
   const firstMonth = q.from.endsWith('-01') ? q.from : addDays(monthEnd(periodsOf(q.from).month), 1);
   const toMonth = periodsOf(q.to).month;
   const lastMonth = q.to === monthEnd(toMonth) ? toMonth : periodsOf(addDays(toMonth, -1)).month;
   if (q.interval === 'day' || q.interval === 'week' || lastMonth < firstMonth) return [days(q.from, q.to)];
   return [
     ...(q.from < firstMonth ? [days(q.from, addDays(firstMonth, -1))] : []),
-    { collection: 'analytics_month_rollups', field: 'month', from: firstMonth, to: lastMonth },
+    { collection: videos ? 'analytics_month_rollups' : 'analytics_user_months', field: 'month', from: firstMonth, to: lastMonth },
     ...(q.to > monthEnd(lastMonth) ? [days(addDays(monthEnd(lastMonth), 1), q.to)] : []),
   ];
 }
@@ -187,13 +192,25 @@ async function videoMonthsPage(store: Store, q: ReportQuery, order: ReportOrder,
   const wanted = Math.max(0, page.offset + page.limit - Math.max(first.length, page.offset));
   const where = spanFilter(q, months, 'total');
   const orderBy = [{ field: 'month', direction }, { field: 'video_number', direction }] as const;
-  const whole = wanted
-    ? await store.find<Doc & SumRow>(months.collection, { where, orderBy: [...orderBy], offset: Math.max(0, page.offset - first.length), limit: wanted })
-    : { items: [], total: await store.count(months.collection, where) };
-  const rows = [...first.slice(page.offset, page.offset + page.limit), ...whole.items.map((row) => reportRow(q, row))];
-  const fromLast = Math.max(0, page.offset - first.length - whole.total);
+  const [items, total] = await Promise.all([
+    wanted ? store.find<Doc & SumRow>(months.collection, { where, orderBy: [...orderBy], offset: Math.max(0, page.offset - first.length), limit: wanted, countTotal: false }).then((found) => found.items) : [],
+    wholeMonthRows(store, q, months),
+  ]);
+  const rows = [...first.slice(page.offset, page.offset + page.limit), ...items.map((row) => reportRow(q, row))];
+  const fromLast = Math.max(0, page.offset - first.length - total);
   rows.push(...last.slice(fromLast, fromLast + page.limit - rows.length));
-  return { total: first.length + whole.total + last.length, rows };
+  return { total: first.length + total + last.length, rows };
+}
+
+/**
+ * How many video×month rows the whole months of a by-video report have: the sum of the user's
+ * month rows' `rows`, a read per month (counting the video rows took a read per video), or, for
+ * some videos only, those videos' rows counted.
+ */
+async function wholeMonthRows(store: Store, q: ReportQuery, months: Span): Promise<number> {
+  if (q.videoIds) return store.count(months.collection, spanFilter(q, months, 'total'));
+  const [sum] = await store.sumBy('analytics_user_months', [], ['rows'], spanFilter(q, { ...months, collection: 'analytics_user_months' }, 'total'));
+  return Number(sum.rows);
 }
 
 /** One page of a report in the order asked for. */
