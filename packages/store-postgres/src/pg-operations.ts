@@ -52,7 +52,7 @@ const CLASHED = Symbol('a row of the batch clashed');
 
 /**
  * Rows a store writes into a table through insertMany or insertWithId (bulk loads: seed, import,
- * migrate) before its close brings the table's planner statistics up to date (ANALYZE): a load
+ * migrate) before its close brings the table's planner statistics up to date (VACUUM (ANALYZE)): a load
  * read straight after by a server would otherwise be planned from the statistics of an empty table.
  */
 export const ANALYZE_AFTER_ROWS = 1000;
