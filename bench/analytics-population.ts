@@ -29,9 +29,8 @@ const dayOfYear = (n: number): string => new Date(Date.UTC(Number(analyticsYear)
  * One creator with `videos` videos and `events` recorded events over `analyticsYear`, each video
  * watched on `activeDays` days of it. The events are made in memory only and folded with the
  * rollup job's own pure folds (`rollupsOf` a video-day, `monthRollupsOf` a video-month); what is
- * written is what the job would have written, through the store's bulk insert, then the user's
- * days and months are folded from them by the job's own `foldEveryUserPeriod`. Raw events are
- * not written: the job keeps them 30 days, and a report never reads them.
+ * written is what the job would have written, through the store's bulk insert (then
+ * `foldSeededUser` once the store is open for reads). Raw events are not written: the job keeps them 30 days, and a report never reads them.
  */
 export async function seedAnalytics(store: Store, videos: number, events: number): Promise<AnalyticsPopulation> {
   const started = performance.now();
@@ -84,10 +83,17 @@ export async function seedAnalytics(store: Store, videos: number, events: number
     for (const [month, rows] of byMonth) await months.add(monthRollupsOf(videoId, month, rows));
   }
   const [dayRows, monthRows] = [await days.end(), await months.end()];
-  // The user's days and months, folded from the rows written as the job folds them.
-  await foldEveryUserPeriod(store, user.id, 'day');
-  await foldEveryUserPeriod(store, user.id, 'month');
   return { userId: user.id, token, someVideos: ids.slice(0, 10), videos, events: made, dayRows, monthRows, milliseconds: performance.now() - started };
+}
+
+/**
+ * The creator's days and months summed from the video rows seeded, by the rollup job's own
+ * `foldEveryUserPeriod`: on a store opened for reads (a bulk-loading SQLite store has no
+ * indexes yet).
+ */
+export async function foldSeededUser(store: Store, population: AnalyticsPopulation): Promise<void> {
+  await foldEveryUserPeriod(store, population.userId, 'day');
+  await foldEveryUserPeriod(store, population.userId, 'month');
 }
 
 /** Rows of one collection written in batches as they are made; `end` writes the rest and answers how many in all. */

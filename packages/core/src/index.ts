@@ -8,6 +8,7 @@ export { ScopeStorage } from './support/scope-storage';
 export { copyJson, deepFreeze, isShared } from './store/copy-json';
 export { splice, spliceOf, type Splice } from './representations/spliced';
 export { schema } from './schema/collections';
+export { rollupMetrics } from './schema/analytics';
 export { createService, type CreateServiceOptions } from './service';
 export type { Service, ServiceOptions } from './engine/service';
 export type { Served, ServiceRequest, ServiceResponse } from './engine/request';
@@ -51,6 +52,7 @@ export { repackageHandler, repackageKind, queueRepackaging, isLegacySet } from '
 export { sweepScratch } from './jobs/attempt-scratch';
 export { deleteHandler, deleteKind, deleteNow, enqueueDelete } from './jobs/delete-job';
 export { foldAnalytics, rollupHandler } from './domain/analytics-rollup-job';
+export { analyticsPage, type ReportQuery } from './domain/analytics-report';
 export { monthRollupsOf, periodsOf, rollupsOf, type MonthRollupRecord, type RollupRecord } from './domain/analytics-rollup';
 export { foldEveryUserPeriod, foldUserPeriod, userRollupCollection, type UserPeriod, type UserRollupRecord } from './domain/analytics-user-rollup';
 export type { AnalyticsEventRecord } from './domain/analytics-events';
