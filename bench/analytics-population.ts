@@ -1,4 +1,4 @@
-import { createToken, createUser, foldEveryUserPeriod, monthRollupsOf, parseScopes, periodsOf, rollupsOf, type AnalyticsEventRecord, type Doc, type RollupRecord, type Store } from '@reelbase/core';
+import { createToken, createUser, foldEveryUser, monthRollupsOf, parseScopes, periodsOf, rollupsOf, type AnalyticsEventRecord, type Doc, type RollupRecord, type Store } from '@reelbase/core';
 import { newVideo } from '@reelbase/core/seeding';
 import { Batches, Random } from '@reelbase/seed';
 
@@ -19,6 +19,9 @@ export interface AnalyticsPopulation {
 /** The seeded year: reports ask for it whole (`from`/`to`) or across its month bounds. */
 export const analyticsYear = '2025';
 
+/** When the population is made: the day after the year. */
+const seededAt = new Date(`${Number(analyticsYear) + 1}-01-02T00:00:00Z`);
+
 /** Days of the year each video was watched on: a long tail of plays is not every video every day. */
 const activeDays = 30;
 const batchSize = 10_000;
@@ -34,7 +37,7 @@ const dayOfYear = (n: number): string => new Date(Date.UTC(Number(analyticsYear)
  */
 export async function seedAnalytics(store: Store, videos: number, events: number): Promise<AnalyticsPopulation> {
   const started = performance.now();
-  const now = new Date(`${Number(analyticsYear) + 1}-01-02T00:00:00Z`);
+  const now = seededAt;
   const user = await createUser(store, now, { name: 'Analytics creator' });
   const { token } = await createToken(store, now, user.id, parseScopes('all'));
   const ids: string[] = [];
@@ -88,12 +91,11 @@ export async function seedAnalytics(store: Store, videos: number, events: number
 
 /**
  * The creator's days and months summed from the video rows seeded, by the rollup job's own
- * `foldEveryUserPeriod`: on a store opened for reads (a bulk-loading SQLite store has no
- * indexes yet).
+ * backfill (`foldEveryUser`, which marks them folded, so reports read them): on a store opened
+ * for reads (a bulk-loading SQLite store has no indexes yet).
  */
-export async function foldSeededUser(store: Store, population: AnalyticsPopulation): Promise<void> {
-  await foldEveryUserPeriod(store, population.userId, 'day');
-  await foldEveryUserPeriod(store, population.userId, 'month');
+export async function foldSeededUser(store: Store): Promise<void> {
+  await foldEveryUser(store, seededAt);
 }
 
 /** Rows of one collection written in batches as they are made; `end` writes the rest and answers how many in all. */

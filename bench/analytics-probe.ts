@@ -110,11 +110,11 @@ async function explainSlowest(client: pg.Client, report: () => Promise<unknown>)
   for (const line of plans[0]?.plan.filter((l) => /Scan|Execution|Heap Fetches|Buffers|Sort|Aggregate/.test(l)).slice(0, 8) ?? []) console.log(`      ${line.trim()}`);
 }
 
-/** The creator's days and months folded (the job's foldUserPeriod, once for each): what a fold spends on them. */
-async function timedFold(store: Store, population: AnalyticsPopulation, label: string): Promise<void> {
+/** The creator's days and months folded (the job's backfill, foldUserPeriod once for each): what a fold spends on them. */
+async function timedFold(store: Store, label: string): Promise<void> {
   const cpu = process.cpuUsage();
   const started = performance.now();
-  await foldSeededUser(store, population);
+  await foldSeededUser(store);
   const spent = process.cpuUsage(cpu);
   console.log(`${label}: the creator's 365 days and 12 months folded in ${((performance.now() - started) / 1000).toFixed(1)} s, node CPU ${((spent.user + spent.system) / 1000).toFixed(0)} ms`);
 }
@@ -129,7 +129,7 @@ async function main(): Promise<void> {
     await seeding.close();
     console.log(`sqlite: seeded ${population.dayRows} day and ${population.monthRows} month rows in ${(population.milliseconds / 1000).toFixed(1)} s`);
     const sqlite = await openStore('sqlite', path);
-    await timedFold(sqlite, population, 'sqlite');
+    await timedFold(sqlite, 'sqlite');
     await measure(sqlite, population, 'sqlite');
     await sqlite.close();
   } finally {
@@ -148,7 +148,7 @@ async function main(): Promise<void> {
     await client.connect();
     const store = await openPostgresStore({ schema, url });
     try {
-      await timedFold(store, population, 'postgres');
+      await timedFold(store, 'postgres');
       await measure(store, population, 'postgres', client);
     } finally {
       await store.close();

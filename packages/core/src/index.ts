@@ -51,10 +51,10 @@ export { transcodeHandler, transcodeKind, type TranscodeDeps } from './uploads/t
 export { repackageHandler, repackageKind, queueRepackaging, isLegacySet } from './uploads/repackage-job';
 export { sweepScratch } from './jobs/attempt-scratch';
 export { deleteHandler, deleteKind, deleteNow, enqueueDelete } from './jobs/delete-job';
-export { foldAnalytics, rollupHandler } from './domain/analytics-rollup-job';
+export { foldAnalytics, foldEveryUser, rollupHandler } from './domain/analytics-rollup-job';
 export { analyticsPage, type ReportQuery } from './domain/analytics-report';
 export { monthRollupsOf, periodsOf, rollupsOf, type MonthRollupRecord, type RollupRecord } from './domain/analytics-rollup';
-export { foldEveryUserPeriod, foldUserPeriod, userRollupCollection, type UserPeriod, type UserRollupRecord } from './domain/analytics-user-rollup';
+export type { UserRollupRecord } from './domain/analytics-user-rollup';
 export type { AnalyticsEventRecord } from './domain/analytics-events';
 export { foldDelaySeconds, rollupKind } from './domain/analytics-fold-request';
 export { abortUploadHandler, abortUploadKind, type AbortPayload } from './uploads/abort-upload-job';

@@ -46,8 +46,11 @@ async function foldEveryMonth(store: Store, now: Date): Promise<void> {
   });
 }
 
-/** Video rollups folded before user rollups existed get them once (the `users` mark says it was done). */
-async function foldEveryUser(store: Store, now: Date): Promise<void> {
+/**
+ * Video rollups folded before user rollups existed (or bulk-loaded: the analytics bench) get them
+ * once; the `users` mark says it was done, and reports read user rollups only once it is there.
+ */
+export async function foldEveryUser(store: Store, now: Date): Promise<void> {
   if (await store.get<FoldRecord>('analytics_folds', 'users')) return;
   for (const userId of (await store.countBy('analytics_rollups', 'user_id')).keys()) {
     await foldEveryUserPeriod(store, userId, 'day');

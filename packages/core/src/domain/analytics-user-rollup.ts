@@ -24,9 +24,6 @@ export type UserRollupRecord = {
   rows: number;
 } & Record<Metric, number>;
 
-/** The collection a user's rollups of `period` are kept in. */
-export const userRollupCollection = (period: UserPeriod): string => userRollupSources[period].user;
-
 /**
  * Sums a user's day or month (`start`) again from its video rollups and replaces its user rows:
  * like a video's, folding it again gives the same rows. One dimension at a time, so each read is
