@@ -1,4 +1,4 @@
-import { createToken, createUser, monthRollupsOf, parseScopes, periodsOf, rollupsOf, type AnalyticsEventRecord, type Doc, type RollupRecord, type Store } from '@reelbase/core';
+import { createToken, createUser, foldEveryUser, monthRollupsOf, parseScopes, periodsOf, rollupsOf, type AnalyticsEventRecord, type Doc, type RollupRecord, type Store } from '@reelbase/core';
 import { newVideo } from '@reelbase/core/seeding';
 import { Batches, Random } from '@reelbase/seed';
 
@@ -19,6 +19,9 @@ export interface AnalyticsPopulation {
 /** The seeded year: reports ask for it whole (`from`/`to`) or across its month bounds. */
 export const analyticsYear = '2025';
 
+/** When the population is made: the day after the year. */
+const seededAt = new Date(`${Number(analyticsYear) + 1}-01-02T00:00:00Z`);
+
 /** Days of the year each video was watched on: a long tail of plays is not every video every day. */
 const activeDays = 30;
 const batchSize = 10_000;
@@ -29,12 +32,12 @@ const dayOfYear = (n: number): string => new Date(Date.UTC(Number(analyticsYear)
  * One creator with `videos` videos and `events` recorded events over `analyticsYear`, each video
  * watched on `activeDays` days of it. The events are made in memory only and folded with the
  * rollup job's own pure folds (`rollupsOf` a video-day, `monthRollupsOf` a video-month); what is
- * written is what the job would have written, through the store's bulk insert. Raw events are
- * not written: the job keeps them 30 days, and a report never reads them.
+ * written is what the job would have written, through the store's bulk insert (then
+ * `foldSeededUser` once the store is open for reads). Raw events are not written: the job keeps them 30 days, and a report never reads them.
  */
 export async function seedAnalytics(store: Store, videos: number, events: number): Promise<AnalyticsPopulation> {
   const started = performance.now();
-  const now = new Date(`${Number(analyticsYear) + 1}-01-02T00:00:00Z`);
+  const now = seededAt;
   const user = await createUser(store, now, { name: 'Analytics creator' });
   const { token } = await createToken(store, now, user.id, parseScopes('all'));
   const ids: string[] = [];
@@ -84,6 +87,15 @@ export async function seedAnalytics(store: Store, videos: number, events: number
   }
   const [dayRows, monthRows] = [await days.end(), await months.end()];
   return { userId: user.id, token, someVideos: ids.slice(0, 10), videos, events: made, dayRows, monthRows, milliseconds: performance.now() - started };
+}
+
+/**
+ * The creator's days and months summed from the video rows seeded, by the rollup job's own
+ * backfill (`foldEveryUser`, which marks them folded, so reports read them): on a store opened
+ * for reads (a bulk-loading SQLite store has no indexes yet).
+ */
+export async function foldSeededUser(store: Store): Promise<void> {
+  await foldEveryUser(store, seededAt);
 }
 
 /** Rows of one collection written in batches as they are made; `end` writes the rest and answers how many in all. */

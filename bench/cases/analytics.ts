@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { schema, type Store } from '@reelbase/core';
 import { openPostgresStore, scratchDatabase } from '@reelbase/store-postgres';
-import { analyticsYear, seedAnalytics, type AnalyticsPopulation } from '../analytics-population';
+import { analyticsYear, foldSeededUser, seedAnalytics, type AnalyticsPopulation } from '../analytics-population';
 import { percent, record, type Bench } from '../context';
 import { measure, measureInterleaved, pairedRatio, withCpu } from '../load';
 import { openStore } from '../populations';
@@ -22,7 +22,7 @@ const desktop = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like
  */
 export async function analyticsCases(b: Bench, dir: string): Promise<void> {
   const path = join(dir, 'analytics.db');
-  const sqlite = await seeded(b, 'sqlite', await openStore('sqlite', path, true));
+  const sqlite = await seeded(b, 'sqlite', (bulk) => openStore('sqlite', path, bulk));
   const server = await startReelbase(`sqlite:${path}`);
   try {
     await reportCases(b, server, sqlite, 'reelbase sqlite');
@@ -37,7 +37,7 @@ export async function analyticsCases(b: Bench, dir: string): Promise<void> {
   const database = scratchDatabase(b.settings.postgres);
   try {
     const url = await database.freshUrl();
-    const postgres = await seeded(b, 'postgres', await openPostgresStore({ schema, url }));
+    const postgres = await seeded(b, 'postgres', () => openPostgresStore({ schema, url }));
     const pg = await startReelbase(url, { REELBASE_FILES: join(dir, 'analytics-postgres-files') });
     try {
       await reportCases(b, pg, postgres, 'reelbase postgres');
@@ -49,19 +49,27 @@ export async function analyticsCases(b: Bench, dir: string): Promise<void> {
   }
 }
 
-/** The population seeded into `store`, then closed (SQLite builds its indexes, PostgreSQL analyzes): the seed's time includes both. */
-async function seeded(b: Bench, driver: string, store: Store): Promise<AnalyticsPopulation> {
+/**
+ * The population seeded into a store opened for a bulk load, then closed (SQLite builds its
+ * indexes, PostgreSQL analyzes), then the creator's days and months folded on the store opened
+ * again: the seed's time includes all three.
+ */
+async function seeded(b: Bench, driver: string, open: (bulk: boolean) => Promise<Store>): Promise<AnalyticsPopulation> {
   const started = performance.now();
+  const population = await closing(await open(true), (store) => seedAnalytics(store, b.settings.videos, b.settings.analyticsEvents));
+  await closing(await open(false), foldSeededUser);
+  const took = performance.now() - started;
+  const note = `${population.videos} videos, ${population.events} events folded into ${population.dayRows} day and ${population.monthRows} month rollup rows (rollupsOf, monthRollupsOf; insertMany), then the creator's (foldEveryUser)`;
+  record(b, { case: 'seed a creator’s year of analytics', server: `reelbase ${driver}`, body: '', rps: null, p50: took, p99: took, note });
+  return population;
+}
+
+/** What `work` answers with `store`, closed after it whatever happened. */
+async function closing<T>(store: Store, work: (store: Store) => Promise<T>): Promise<T> {
   try {
-    const population = await seedAnalytics(store, b.settings.videos, b.settings.analyticsEvents);
+    return await work(store);
+  } finally {
     await store.close();
-    const took = performance.now() - started;
-    const note = `${population.videos} videos, ${population.events} events folded into ${population.dayRows} day and ${population.monthRows} month rollup rows (rollupsOf, monthRollupsOf; insertMany)`;
-    record(b, { case: 'seed a creator’s year of analytics', server: `reelbase ${driver}`, body: '', rps: null, p50: took, p99: took, note });
-    return population;
-  } catch (error) {
-    await store.close();
-    throw error;
   }
 }
 
@@ -85,7 +93,16 @@ async function reportCases(b: Bench, server: ServerProcess, population: Analytic
   // Across month bounds: the days at each edge are summed from day rollups.
   const edges = await withCpu(server, () => measure(server.url, b.settings, b.settings.latencyConnections, pages(`from=${analyticsYear}-01-15&to=${analyticsYear}-12-14`), headers));
   record(b, { case: `${report} from the 15th to the 14th`, server: name, body: '', rps: edges.m.rps, p50: edges.m.p50, p99: edges.m.p99, note: [edges.cpu, edges.m.failed ? `${edges.m.failed} failed` : ''].filter(Boolean).join('; ') });
+  // The other shapes read the creator's own rollups: a row per period and value, however many videos.
+  for (const shape of otherShapes) {
+    const paths = [`/me/analytics?${shape}&${year}`, `/me/analytics?${shape}&from=${analyticsYear}-01-15&to=${analyticsYear}-12-14`];
+    const other = await withCpu(server, () => measure(server.url, b.settings, b.settings.latencyConnections, paths, headers));
+    record(b, { case: `GET /me/analytics?${shape}, a year and 15th → 14th in turn`, server: name, body: '', rps: other.m.rps, p50: other.m.p50, p99: other.m.p99, note: [other.cpu, other.m.failed ? `${other.m.failed} failed` : ''].filter(Boolean).join('; ') });
+  }
 }
+
+/** Report shapes besides by video and month, each over the year and across month bounds. */
+const otherShapes = ['dimension=total&time_interval=month', 'dimension=device_type&time_interval=month', 'dimension=country&time_interval=year', 'dimension=embed_domain&time_interval=none', 'dimension=total&time_interval=day'];
 
 /** Beacons as the player sends them (form-encoded, a browser's user agent), impressions and heartbeats over ten videos, beside bare node:http. */
 async function beaconCase(b: Bench, store: string, population: AnalyticsPopulation, dir: string): Promise<void> {

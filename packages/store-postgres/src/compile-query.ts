@@ -42,7 +42,8 @@ export type FindRead = FindOptions & { limit?: number; offset: number };
 export function compileFind(tables: PgTables, table: PgTable, options: FindRead, near?: Near): Statement {
   const params = newParams();
   const where = compileWhere(tables, table, options.where, params, near);
-  const total = searches(options.where) ? boundedTotal(table, where, options, params) : `SELECT count(*) FROM ${table.sql}${where}`;
+  // Uncounted (FindOptions.countTotal): the rows carry no total, the caller keeps its own.
+  const total = searches(options.where) ? boundedTotal(table, where, options, params) : options.countTotal === false ? '-1' : `SELECT count(*) FROM ${table.sql}${where}`;
   const score = scoreOf(table, options.where, options.orderBy, params, near);
   const order = compileOrderBy(pgDialect, table, options.orderBy, score);
   const page = ` ORDER BY ${order} LIMIT ${params.bind(options.limit ?? null)} OFFSET ${params.bind(options.offset)}`;

@@ -1,5 +1,6 @@
 import { dayOf, saltPrefix, type AnalyticsEventRecord } from './analytics-events';
 import { monthEnd, monthRollupsOf, periodsOf, rollupsOf, type RollupRecord } from './analytics-rollup';
+import { foldEveryUserPeriod, foldUserPeriod, type UserPeriod } from './analytics-user-rollup';
 import { isoTime } from '../support/time';
 import { and, eq, gte, lt, lte, where } from '../store/filters';
 import { StoreConflictError, type Store } from '../store/store';
@@ -46,9 +47,25 @@ async function foldEveryMonth(store: Store, now: Date): Promise<void> {
 }
 
 /**
+ * Video rollups folded before user rollups existed (or bulk-loaded: the analytics bench) get them
+ * once; the `users` mark says it was done, and reports read user rollups only once it is there.
+ */
+export async function foldEveryUser(store: Store, now: Date): Promise<void> {
+  if (await store.get<FoldRecord>('analytics_folds', 'users')) return;
+  for (const userId of (await store.countBy('analytics_rollups', 'user_id')).keys()) {
+    await foldEveryUserPeriod(store, userId, 'day');
+    await foldEveryUserPeriod(store, userId, 'month');
+  }
+  await store.insert<FoldRecord>('analytics_folds', { id: 'users', created_time: isoTime(now) }).catch((e: unknown) => {
+    if (!(e instanceof StoreConflictError)) throw e;
+  });
+}
+
+/**
  * Folds the events since the last fold into rollups: each video-day they touch is summed again
  * from all of its events and its rows replaced, one transaction per video-day, then each month
- * those days fall in is summed again from its days. Then drops events
+ * those days fall in is summed again from its days; then each user's days and months they touched
+ * are summed again from the video rows (analytics-user-rollup.ts). Then drops events
  * past retention and the viewer salts of days gone (a viewer's hash can no longer be matched).
  * Answers how many video-days it folded.
  */
@@ -56,7 +73,11 @@ export async function foldAnalytics(store: Store, now: Date): Promise<number> {
   const cursor = await store.get<FoldRecord>('analytics_folds', 'fold');
   const since = cursor ? isoTime(new Date(Date.parse(cursor.created_time) - foldOverlapSeconds * 1000)) : '';
   await foldEveryMonth(store, now);
+  await foldEveryUser(store, now);
   const touched = await store.countBy('analytics_events', 'video_id', gte('created_time', since));
+  // Each user's periods are summed once, after all of their videos'.
+  const userPeriods = new Map<string, [string, UserPeriod, string]>();
+  const touch = (...key: [string, UserPeriod, string]) => userPeriods.set(key.join(' '), key);
   let folded = 0;
   for (const videoId of touched.keys()) {
     const days = await store.countBy('analytics_events', 'day', and(eq('video_id', videoId), gte('created_time', since)));
@@ -66,12 +87,16 @@ export async function foldAnalytics(store: Store, now: Date): Promise<number> {
       await store.transaction(async (tx) => {
         const { items } = await tx.find<AnalyticsEventRecord>('analytics_events', { where: where({ video_id: videoId, day }) });
         await tx.deleteWhere('analytics_rollups', where({ video_id: videoId, day }));
-        if (items.length) await tx.insertMany('analytics_rollups', rollupsOf(videoId, items[0].user_id, day, items));
+        if (!items.length) return;
+        await tx.insertMany('analytics_rollups', rollupsOf(videoId, items[0].user_id, day, items));
+        touch(items[0].user_id, 'day', day);
+        touch(items[0].user_id, 'month', periodsOf(day).month);
       });
       folded++;
     }
     for (const month of months) await foldMonth(store, videoId, month);
   }
+  for (const [userId, period, start] of userPeriods.values()) await foldUserPeriod(store, userId, period, start);
   await store.transaction(async (tx) => {
     await tx.deleteWhere('analytics_events', lt('day', daysBefore(now, eventRetentionDays)));
     // Yesterday's salt stays for beacons sent just before midnight.

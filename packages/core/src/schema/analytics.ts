@@ -1,10 +1,17 @@
-import type { Schema } from '../store/schema-types';
+import type { CollectionSchema, Schema } from '../store/schema-types';
 
 /** The metrics a rollup row sums (domain/analytics-rollup.ts), none of them filtered on. */
 export const rollupMetrics = ['views', 'impressions', 'unique_impressions', 'unique_viewers', 'finishes', 'downloads', 'time_watched', 'duration_watchable'] as const;
 
 /** What a report reads of a rollup row besides its keys and periods: its video, value, year and sums. */
 const covering = ['video_id', 'value', 'year', ...rollupMetrics];
+
+/** A user's rollups over periods of `periods` (and months and years), a row per dimension, value and period. */
+function userRollups(periods: Record<string, 'string'>): CollectionSchema {
+  const fields = { user_id: 'string', dimension: 'string', value: 'string', ...periods, month: 'string', year: 'string', rows: 'integer', ...Object.fromEntries(rollupMetrics.map((metric) => [metric, 'number'])) } as const;
+  // Few rows a user (a period's values): the one index finds them, none other is worth keeping.
+  return { id: 'auto', fields, indexes: [['user_id', 'dimension', Object.keys(periods)[0] ?? 'month']], unindexed: Object.keys(fields) };
+}
 
 /**
  * Analytics (issue 49, docs/embedding.md "Analytics"): the player's beacons land in
@@ -63,6 +70,14 @@ export const analyticsCollections: Schema = {
     indexes: [['user_id', 'dimension', 'month', 'video_number', 'id'], ['user_id', 'dimension', 'month', ...covering], ['video_id', 'month']],
     unindexed: ['video_number', 'dimension', 'value', 'month', 'year', ...rollupMetrics],
   },
+  /**
+   * A user's videos summed by day and by month (domain/analytics-user-rollup.ts), refolded from
+   * the video rows of each day and month a fold touched: a report not by video, or a by-video
+   * report's total, reads a row per period and value, not one per video. `rows` is how many video
+   * rows were summed: a by-video report's rows in that period.
+   */
+  analytics_user_days: userRollups({ day: 'string', week: 'string' }),
+  analytics_user_months: userRollups({}),
   /** Where folding got to (`fold`: the time of the last fold's start). */
   analytics_folds: {
     id: 'text',

@@ -50,6 +50,11 @@ export interface FindOptions {
    * SEARCH_EXACT_TOTAL); past it a driver may answer an estimate, never this many or fewer.
    */
   exactTotal?: number;
+  /**
+   * False when the caller keeps its own count (analytics' user rollups): a driver may then skip
+   * counting and answer `total` as `offset` plus the items answered. Not with a `match` condition.
+   */
+  countTotal?: false;
 }
 
 export interface FindResult<T extends Doc = Doc> {
