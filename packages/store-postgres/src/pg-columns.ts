@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FieldType } from '@reelbase/core';
 import type { SqlTable } from '@reelbase/core/sql';
+import type { PoolClient } from 'pg';
 import type { SearchWindow } from './pg-windows';
 
 /** A collection's table, with the identity sequence of an `auto` id. */
@@ -43,4 +44,18 @@ const MAX_IDENTIFIER = 63;
 export function identifier(name: string): string {
   if (Buffer.byteLength(name) <= MAX_IDENTIFIER) return name;
   return `${name.slice(0, MAX_IDENTIFIER - 9)}_${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
+}
+
+/**
+ * The relations of the current schema of one kind (`r` tables, `i` indexes) whose names begin with
+ * `prefix`, each with its comment: where the store records what it built a derived relation from,
+ * so that a changed definition is made again.
+ */
+export async function commentedRelations(db: PoolClient, kind: 'r' | 'i', prefix: string): Promise<Map<string, string | null>> {
+  const { rows } = await db.query<{ name: string; comment: string | null }>(
+    `SELECT relname AS name, obj_description(oid, 'pg_class') AS comment FROM pg_class
+      WHERE relnamespace = current_schema()::regnamespace AND relkind = $1 AND starts_with(relname, $2)`,
+    [kind, prefix],
+  );
+  return new Map(rows.map((r) => [r.name, r.comment]));
 }

@@ -1,7 +1,7 @@
 import type { Filter, SearchQuery, SearchTerm } from '@reelbase/core';
 import { quote, type SqlDialect, type SqlParams, type SqlTable } from '@reelbase/core/sql';
 import type { PoolClient } from 'pg';
-import { identifier, type PgTable, type PgTables } from './pg-columns';
+import { commentedRelations, identifier, type PgTable, type PgTables } from './pg-columns';
 import { pgDialect } from './pg-dialect';
 import { FOLD, foldRecord, SEARCH_COLUMN, tsQuery, tsQueryExpression } from './pg-search';
 
@@ -60,15 +60,7 @@ function namesOf(table: SqlTable): string {
  * recorded as its comment with what the fold computes (foldRecord), changes.
  */
 export async function planNear(db: PoolClient, tables: PgTables, trigrams: string | null, unaccent: string | null): Promise<string[]> {
-  const existing = new Map(
-    (
-      await db.query<{ index: string; comment: string | null }>(
-        `SELECT relname AS index, obj_description(oid, 'pg_class') AS comment FROM pg_class
-          WHERE relnamespace = current_schema()::regnamespace AND relkind = 'i' AND starts_with(relname, $1)`,
-        [INDEX_PREFIX],
-      )
-    ).rows.map((r) => [r.index, r.comment]),
-  );
+  const existing = await commentedRelations(db, 'i', INDEX_PREFIX);
   const wanted = trigrams === null ? [] : [...tables.values()].filter(hasNames);
   const names = new Set(wanted.map((table) => identifier(`${INDEX_PREFIX}${table.name}`)));
   const ddl = [...existing.keys()].filter((name) => !names.has(name)).map((name) => `DROP INDEX ${quote(name)}`);

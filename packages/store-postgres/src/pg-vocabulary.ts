@@ -1,7 +1,7 @@
 import type { Filter, SearchQuery } from '@reelbase/core';
 import { quote, type SqlTable } from '@reelbase/core/sql';
 import type { PoolClient } from 'pg';
-import { identifier, type PgTable, type PgTables } from './pg-columns';
+import { commentedRelations, identifier, type PgTable, type PgTables } from './pg-columns';
 import { searchableTables, searchDefinition, SEARCH_COLUMN, withWholeWords } from './pg-search';
 import type { Executor } from './pg-types';
 
@@ -40,15 +40,7 @@ export const vocabularyOf = (table: SqlTable): string => quote(identifier(`${PRE
  * single-row updates of plays took 4.1-5.2 s with one, 1.0-1.9 s without, at load 15).
  */
 export async function planVocabulary(db: PoolClient, tables: PgTables, unaccent: string | null): Promise<string[]> {
-  const existing = new Map(
-    (
-      await db.query<{ table: string; comment: string | null }>(
-        `SELECT relname AS table, obj_description(oid, 'pg_class') AS comment FROM pg_class
-          WHERE relnamespace = current_schema()::regnamespace AND relkind = 'r' AND starts_with(relname, $1)`,
-        [PREFIX],
-      )
-    ).rows.map((r) => [r.table, r.comment]),
-  );
+  const existing = await commentedRelations(db, 'r', PREFIX);
   const ddl: string[] = [];
   for (const table of searchableTables(tables)) {
     const name = identifier(`${PREFIX}${table.name}`);
