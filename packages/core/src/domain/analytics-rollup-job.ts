@@ -34,32 +34,37 @@ async function foldMonth(store: Store, videoId: string, month: string): Promise<
   });
 }
 
-/** Day rollups folded before month rollups existed get their months once (the `months` mark says it was done). */
-async function foldEveryMonth(store: Store, now: Date): Promise<void> {
-  if (await store.get<FoldRecord>('analytics_folds', 'months')) return;
-  for (const videoId of (await store.countBy('analytics_rollups', 'video_id')).keys()) {
-    for (const month of (await store.countBy('analytics_rollups', 'month', eq('video_id', videoId))).keys()) await foldMonth(store, videoId, month);
-  }
-  // Two folds may race here (several workers); both summed the same months.
-  await store.insert<FoldRecord>('analytics_folds', { id: 'months', created_time: isoTime(now) }).catch((e: unknown) => {
+/**
+ * Runs `backfill` once per store: the `mark` row of `analytics_folds` says it was done. Two folds may
+ * race here (several workers); both backfilled the same rows, and the second mark is a conflict.
+ */
+async function once(store: Store, mark: string, now: Date, backfill: () => Promise<void>): Promise<void> {
+  if (await store.get<FoldRecord>('analytics_folds', mark)) return;
+  await backfill();
+  await store.insert<FoldRecord>('analytics_folds', { id: mark, created_time: isoTime(now) }).catch((e: unknown) => {
     if (!(e instanceof StoreConflictError)) throw e;
   });
 }
+
+/** Day rollups folded before month rollups existed get their months once (the `months` mark). */
+const foldEveryMonth = (store: Store, now: Date): Promise<void> =>
+  once(store, 'months', now, async () => {
+    for (const videoId of (await store.countBy('analytics_rollups', 'video_id')).keys()) {
+      for (const month of (await store.countBy('analytics_rollups', 'month', eq('video_id', videoId))).keys()) await foldMonth(store, videoId, month);
+    }
+  });
 
 /**
  * Video rollups folded before user rollups existed (or bulk-loaded: the analytics bench) get them
  * once; the `users` mark says it was done, and reports read user rollups only once it is there.
  */
-export async function foldEveryUser(store: Store, now: Date): Promise<void> {
-  if (await store.get<FoldRecord>('analytics_folds', 'users')) return;
-  for (const userId of (await store.countBy('analytics_rollups', 'user_id')).keys()) {
-    await foldEveryUserPeriod(store, userId, 'day');
-    await foldEveryUserPeriod(store, userId, 'month');
-  }
-  await store.insert<FoldRecord>('analytics_folds', { id: 'users', created_time: isoTime(now) }).catch((e: unknown) => {
-    if (!(e instanceof StoreConflictError)) throw e;
+export const foldEveryUser = (store: Store, now: Date): Promise<void> =>
+  once(store, 'users', now, async () => {
+    for (const userId of (await store.countBy('analytics_rollups', 'user_id')).keys()) {
+      await foldEveryUserPeriod(store, userId, 'day');
+      await foldEveryUserPeriod(store, userId, 'month');
+    }
   });
-}
 
 /**
  * Folds the events since the last fold into rollups: each video-day they touch is summed again
